@@ -1,0 +1,109 @@
+"""ROUGE-1.5.5.pl's system-level averages: a seeded bootstrap, bit for bit (spec §12).
+
+The Perl does not print the mean of the per-summary scores: for replicate r = 0..R-1 it seeds its
+``drand48`` generator with r, draws N instance indices into the *string-sorted* list of
+"evalID.peerID" keys, and averages the drawn (5-decimal) values; ``Average_X`` is the mean of the
+R replicate means and the confidence bounds are interpolated order statistics of the replicates.
+Everything below reproduces that, including the float operation order.
+"""
+from typing import List, NamedTuple, Sequence
+
+_MULTIPLIER = 0x5DEECE66D
+_INCREMENT = 0xB
+_MASK = (1 << 48) - 1
+
+
+def drand48_sequence(seed: int, count: int) -> List[float]:
+    """The first ``count`` values of Perl's ``rand()`` after ``srand(seed)`` (Perl >= 5.20).
+
+    >>> drand48_sequence(0, 1)[0], drand48_sequence(1, 1)[0], drand48_sequence(2, 1)[0]
+    (0.17082803610628972, 0.041630344771878214, 0.9124326534374667)
+    """
+    state = ((seed << 16) + 0x330E) & _MASK
+    out = []
+    for _ in range(count):
+        state = (_MULTIPLIER * state + _INCREMENT) & _MASK
+        out.append(state / 281474976710656.0)  # 2**48: exact, as the Perl's ldexp(x, -48)
+    return out
+
+
+def replicate_sums(values, n_bootstrap: int):
+    """Per replicate, the sequential sum of the values at the Perl's N drawn indices.
+
+    ``values`` is an (N, K) array of the per-instance values in *sorted key* order; returns an
+    (n_bootstrap, K) array.  The additions happen in draw order, one replicate per row, as the
+    Perl's loop does (numpy's pairwise ``sum`` would change the last bits).
+    """
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float64)
+    size = values.shape[0]
+    sums = np.zeros((n_bootstrap, values.shape[1]), dtype=np.float64)
+    if size == 0:
+        return sums
+    # One 48-bit LCG state per replicate; uint64 products wrap mod 2**64, a multiple of 2**48.
+    state = (np.arange(n_bootstrap, dtype=np.uint64) << np.uint64(16)) + np.uint64(0x330E)
+    multiplier, increment, mask = np.uint64(_MULTIPLIER), np.uint64(_INCREMENT), np.uint64(_MASK)
+    scale = 1.0 / 281474976710656.0
+    for _ in range(size):
+        state = (state * multiplier + increment) & mask
+        index = (state.astype(np.float64) * scale * size).astype(np.int64)
+        sums += values[index]
+    return sums
+
+
+class Interval(NamedTuple):
+    """The Perl's printed average and confidence bounds for one statistic (unrounded)."""
+
+    mean: float
+    low: float
+    high: float
+
+
+def interval(replicates: Sequence[float], confidence: float) -> Interval:
+    """Average and CI bounds of one statistic over the replicate values (spec §12, quirk Q18).
+
+    The interpolation weight comes from the upper index and is reused for the lower one, and an
+    index past the end reads as 0 (Perl's undef), as the Perl does.
+
+    >>> interval([0.1, 0.2, 0.3, 0.4], 50)
+    Interval(mean=0.25, low=0.2, high=0.3)
+    """
+    ordered = sorted(float(x) for x in replicates)
+    count = len(ordered)
+    total = 0.0
+    for x in ordered:  # ascending and sequential, as the Perl sums them (not math.fsum)
+        total += x
+    mean = total / count
+    delta = count * ((100 - confidence) / 2.0) / 100.0
+    upper_a = int(count - delta - 1)
+    lower_a = int(delta)
+    phi = count - delta - 1 - upper_a
+
+    def at(k: int) -> float:
+        return ordered[k] if 0 <= k < count else 0.0
+
+    low = at(lower_a) + (at(lower_a + 1) - at(lower_a)) * phi
+    high = at(upper_a) + (at(upper_a + 1) - at(upper_a)) * phi
+    return Interval(mean, low, high)
+
+
+def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95):
+    """Average and CI of each column of per-instance ``values`` (-t 0), as ROUGE-1.5.5.pl prints.
+
+    ``values[i]`` belongs to instance key ``keys[i]`` ("evalID.peerID"); the Perl resamples the
+    keys in byte-string order.  Returns one :class:`Interval` per column, unrounded.
+
+    >>> [round(x, 5) for x in perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"])[0]]
+    [0.50067, 0.0, 1.0]
+    """
+    import numpy as np
+
+    if n_bootstrap < 1:
+        raise ValueError("n_bootstrap must be at least 1, got %r" % (n_bootstrap,))
+    values = np.asarray(values, dtype=np.float64).reshape(len(keys), -1)
+    order = sorted(range(len(keys)), key=lambda i: keys[i].encode("utf-8"))
+    size = len(keys)
+    sums = replicate_sums(values[order], n_bootstrap)
+    means = sums / size if size else sums
+    return [interval(means[:, k], confidence) for k in range(values.shape[1])]

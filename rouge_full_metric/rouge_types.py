@@ -1,0 +1,68 @@
+"""Names of the ROUGE variants (``rouge1``, ``rougeLsum``, ``rougeW-1.2``, ``rougeSU4``...).
+
+One parsed :class:`RougeType` per requested name tells the scorer which statistic to compute.
+"""
+import math
+import re
+from typing import NamedTuple, Optional
+
+DEFAULT_W_WEIGHT = 1.2
+
+_N = re.compile(r"rouge([1-9][0-9]*)\Z")
+_W = re.compile(r"rougeW(?:-(.+))?\Z")
+_S = re.compile(r"rouge(SU|S)([0-9]+|\*)\Z")
+
+FORMS = ("rouge<N> (N >= 1), rougeL, rougeLsum, rougeW, rougeW-<weight>, rougeS<d>, rougeSU<d>, "
+         "rougeS*, rougeSU*")
+
+
+class RougeType(NamedTuple):
+    """A parsed rouge type.
+
+    ``kind`` is one of ``"N"`` (n-grams), ``"L"`` (LCS of the whole texts), ``"Lsum"``
+    (summary-level union LCS), ``"W"`` (weighted LCS), ``"S"`` (skip-bigrams, with unigrams when
+    ``unigrams``); ``max_gap`` is ``None`` for unlimited skips.
+    """
+
+    name: str
+    kind: str
+    n: int = 0
+    weight: float = 0.0
+    max_gap: Optional[int] = None
+    unigrams: bool = False
+
+
+def parse_rouge_type(name: str) -> RougeType:
+    """Parse one rouge type name; raise ``ValueError`` naming the bad one.
+
+    >>> parse_rouge_type("rougeSU4")
+    RougeType(name='rougeSU4', kind='S', n=0, weight=0.0, max_gap=4, unigrams=True)
+    >>> parse_rouge_type("rougeW").weight
+    1.2
+    """
+    if not isinstance(name, str):
+        raise TypeError("rouge_types: each type must be a str, got %r" % (name,))
+    if name == "rougeL":
+        return RougeType(name, "L")
+    if name == "rougeLsum":
+        return RougeType(name, "Lsum")
+    match = _N.match(name)
+    if match:
+        return RougeType(name, "N", n=int(match.group(1)))
+    match = _W.match(name)
+    if match:
+        weight = DEFAULT_W_WEIGHT
+        if match.group(1) is not None:
+            try:
+                weight = float(match.group(1))
+            except ValueError:
+                weight = math.nan
+            if not (weight > 0 and math.isfinite(weight)):
+                raise ValueError("rouge_types: %r needs a positive weight after 'rougeW-', e.g. rougeW-1.2"
+                                 % name)
+        return RougeType(name, "W", weight=weight)
+    match = _S.match(name)
+    if match:
+        gap = None if match.group(2) == "*" else int(match.group(2))
+        return RougeType(name, "S", max_gap=gap, unigrams=match.group(1) == "SU")
+    raise ValueError("rouge_types: unknown rouge type %r; expected one of %s" % (name, FORMS))

@@ -1,0 +1,398 @@
+"""``RougeScorer``: every ROUGE variant, per example and per corpus.
+
+Flow (as sacreBLEU's): text -> the Perl's two readers (:mod:`.tokenization`) -> per-reference
+sufficient statistics for each rouge type (:class:`.scoring.PairStats`) -> a Score per example
+(``multi_ref``, ``jackknife``) -> corpus aggregate (the Perl's bootstrap, :mod:`.bootstrap`).
+"""
+import math
+import numbers
+from typing import Dict, List, NamedTuple, Optional, Sequence, Union
+
+from .bootstrap import perl_bootstrap
+from .lcs import (lcs_length, sentence_weight_sum, union_lcs_hits, union_lcs_hits_unclipped,
+                  union_wlcs_hits, wlcs_value, weight_table)
+from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
+from .rouge_types import RougeType, parse_rouge_type
+from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
+from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
+
+__version__ = "0.1.0"
+
+FLAVORS = ("rouge155", "paper")
+MULTI_REF = ("average", "best", "max")
+# What each flavor does when multi_ref / jackknife are left as None.
+FLAVOR_DEFAULTS = {"rouge155": ("average", False), "paper": ("max", True)}
+
+Text = Union[str, bytes, Sequence[Union[str, bytes]]]
+
+
+class Stat(NamedTuple):
+    """A corpus-level statistic: ``mid`` (what ROUGE-1.5.5.pl prints as ``Average_X`` in flavor
+    ``rouge155``; the plain mean in flavor ``paper``), bootstrap ``low``/``high`` bounds, and
+    ``mean``, the plain arithmetic mean of the per-example values."""
+
+    low: float
+    mid: float
+    high: float
+    mean: float
+
+
+class AggregateScore(NamedTuple):
+    """Corpus-level precision, recall and F-measure of one rouge type."""
+
+    precision: Stat
+    recall: Stat
+    fmeasure: Stat
+
+
+class CorpusResult(NamedTuple):
+    """What :meth:`RougeScorer.score_corpus` returns.
+
+    ``aggregate``: {rouge_type: AggregateScore}; ``per_example``: [{rouge_type: Score}] in input
+    order; ``statistics``: [{rouge_type: [PairStats per reference]}], the sufficient statistics;
+    ``signature``: every option that produced the numbers.
+    """
+
+    aggregate: Dict[str, AggregateScore]
+    per_example: List[Dict[str, Score]]
+    statistics: List[Dict[str, List[PairStats]]]
+    signature: str
+
+
+class _Text:
+    """One summary prepared once: its raw sentences and, lazily, what each rouge type reads."""
+
+    __slots__ = ("raw", "sentences", "summary", "_flat", "cache")
+
+    def __init__(self, raw: Text, sentences: List[str], summary: Summary):
+        self.raw = raw
+        self.sentences = sentences
+        self.summary = summary
+        self._flat: Optional[Summary] = None
+        self.cache: Dict[object, object] = {}
+
+    def counts(self, key, build):
+        value = self.cache.get(key)
+        if value is None:
+            value = self.cache[key] = build()
+        return value
+
+
+def _check_bool(name: str, value, allow_none: bool = False):
+    if value is None and allow_none:
+        return value
+    if not isinstance(value, bool):
+        raise TypeError("%s must be True or False%s, got %r"
+                        % (name, " (or None for the flavor's default)" if allow_none else "", value))
+    return value
+
+
+def _check_limit(name: str, value) -> Optional[int]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s must be a whole number or None, got %r" % (name, value))
+    if value < 0:
+        raise ValueError("%s must be >= 0 (0 or None means no limit), got %r" % (name, value))
+    return int(value) or None
+
+
+class RougeScorer:
+    """Score predictions against references with any ROUGE variant.
+
+    Args:
+        rouge_types: names such as ``"rouge1"``, ``"rouge2"``, ``"rougeL"`` (LCS of the whole texts),
+            ``"rougeLsum"`` (summary-level union LCS over sentences, the Perl's ROUGE-L),
+            ``"rougeW-1.2"``, ``"rougeS4"``, ``"rougeSU4"``, ``"rougeS*"``.
+        flavor: ``"rouge155"`` (default): bit-exact with ROUGE-1.5.5.pl; ``"paper"``: the ROUGE
+            papers' definitions (maximum over references, jackknifing, f⁻¹-normalized ROUGE-W,
+            SU with every unigram, unclipped union LCS).
+        use_stemmer: Perl ``-m`` (Porter with Lin's step 4 plus the WordNet-2.0 exceptions).
+        remove_stopwords: Perl ``-s`` (the SMART list, tested before stemming).
+        word_limit / byte_limit: Perl ``-l`` / ``-b``, applied to the prediction *and* the references.
+        multi_ref: ``"average"`` (Perl ``-f A``, pooled counts), ``"best"`` (Perl ``-f B``, the
+            reference with the best recall), ``"max"`` (the reference with the best F); ``None``
+            takes the flavor's default (``average`` for rouge155, ``max`` for paper).
+        jackknife: average over the M leave-one-out reference sets (M >= 2); ``None`` takes the
+            flavor's default (off for rouge155, on for paper).
+        alpha: Perl ``-p``: F = 1 / (alpha/P + (1-alpha)/R); 0.5 is the harmonic mean.
+
+    >>> scorer = RougeScorer(["rouge1", "rougeLsum"])
+    >>> scorer.score("police kill the gunman", "police killed the gunman")["rougeLsum"]
+    Score(precision=0.75, recall=0.75, fmeasure=0.75)
+    """
+
+    def __init__(self, rouge_types: Union[str, Sequence[str]] = ("rouge1", "rouge2", "rougeL", "rougeLsum"),
+                 flavor: str = "rouge155", use_stemmer: bool = False, remove_stopwords: bool = False,
+                 word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
+                 multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5):
+        if isinstance(rouge_types, str):
+            rouge_types = [rouge_types]
+        if not isinstance(rouge_types, (list, tuple)):
+            raise TypeError("rouge_types must be a list of rouge type names, got %r" % (rouge_types,))
+        if not rouge_types:
+            raise ValueError("rouge_types is empty: name at least one type, e.g. ['rouge1']")
+        types = [parse_rouge_type(t) for t in rouge_types]
+        self.types: List[RougeType] = list({t.name: t for t in types}.values())
+        self.rouge_types = [t.name for t in self.types]
+        if flavor not in FLAVORS:
+            raise ValueError("flavor must be one of %s, got %r" % (", ".join(FLAVORS), flavor))
+        self.flavor = flavor
+        self.use_stemmer = _check_bool("use_stemmer", use_stemmer)
+        self.remove_stopwords = _check_bool("remove_stopwords", remove_stopwords)
+        self.word_limit = _check_limit("word_limit", word_limit)
+        self.byte_limit = _check_limit("byte_limit", byte_limit)
+        if self.word_limit and self.byte_limit:
+            raise ValueError("word_limit and byte_limit cannot both be set (the Perl's -l and -b "
+                             "exclude each other), got %r and %r" % (word_limit, byte_limit))
+        default_multi, default_jack = FLAVOR_DEFAULTS[flavor]
+        if multi_ref is None:
+            multi_ref = default_multi
+        if multi_ref not in MULTI_REF:
+            raise ValueError("multi_ref must be one of %s, got %r" % (", ".join(MULTI_REF), multi_ref))
+        self.multi_ref = multi_ref
+        jackknife = _check_bool("jackknife", jackknife, allow_none=True)
+        self.jackknife = default_jack if jackknife is None else jackknife
+        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 <= alpha <= 1:
+            raise ValueError("alpha must be a number in [0, 1] (0 = recall, 1 = precision), got %r" % (alpha,))
+        self.alpha = float(alpha)
+        self._rounded = flavor == "rouge155"
+        self._needs_sentences = any(t.kind in ("Lsum", "W") for t in self.types)
+        self._token_filter = make_token_filter(self.use_stemmer, self.remove_stopwords)
+
+    # ----------------------------------------------------------------------------- signature
+    def signature(self, confidence: float = 95, n_bootstrap: int = 1000) -> str:
+        """Every option behind the numbers, for reports (as sacreBLEU's signatures).
+
+        >>> RougeScorer("rouge1", use_stemmer=True).signature()
+        'flavor:rouge155|stem:yes|stop:no|limit:none|multi:average|jk:no|alpha:0.5|ci:95/1000|v:0.1.0'
+        """
+        limit = ("words:%d" % self.word_limit if self.word_limit else
+                 "bytes:%d" % self.byte_limit if self.byte_limit else "none")
+        return "|".join([
+            "flavor:" + self.flavor, "stem:" + ("yes" if self.use_stemmer else "no"),
+            "stop:" + ("yes" if self.remove_stopwords else "no"), "limit:" + limit,
+            "multi:" + self.multi_ref, "jk:" + ("yes" if self.jackknife else "no"),
+            "alpha:%g" % self.alpha, "ci:%g/%d" % (confidence, n_bootstrap), "v:" + __version__])
+
+    def __repr__(self):
+        return "RougeScorer(rouge_types=%r, %s)" % (self.rouge_types, self.signature())
+
+    # ----------------------------------------------------------------------------- reading
+    def _prepare(self, text: Text, argument: str) -> _Text:
+        sentences = raw_sentences(text, argument)
+        summary = read_summary(sentences, self._token_filter, self.word_limit, self.byte_limit,
+                               with_sentences=self._needs_sentences)
+        return _Text(text, sentences, summary)
+
+    def _flat_tokens(self, text: _Text) -> List[str]:
+        """Tokens of the whole text given as one line (what ``rougeL`` compares).
+
+        Without a length limit these are the joined reader's tokens; with one, the limit applies
+        to the single line, spaces between the former sentences included (the ``flat`` profile).
+        """
+        if not (self.word_limit or self.byte_limit):
+            return text.summary.tokens
+        if text._flat is None:
+            raw = text.raw
+            if isinstance(raw, str):
+                raw = raw.replace("\n", " ")
+            elif isinstance(raw, (bytes, bytearray)):
+                raw = bytes(raw).replace(b"\n", b" ")
+            else:  # already-split sentences (validated by _prepare): join their bytes
+                raw = b" ".join(x.encode("utf-8", "surrogatepass") if isinstance(x, str) else bytes(x)
+                                for x in raw)
+            text._flat = read_summary(raw_sentences(raw), self._token_filter, self.word_limit,
+                                      self.byte_limit, with_sentences=False)
+        return text._flat.tokens
+
+    # ----------------------------------------------------------------------------- statistics
+    def _pair_stats(self, rtype: RougeType, pred: _Text, ref: _Text) -> PairStats:
+        kind = rtype.kind
+        paper = self.flavor == "paper"
+        if kind == "N":
+            n = rtype.n
+            pc = pred.counts(("N", n), lambda: ngram_counts(pred.summary.tokens, n))
+            rc = ref.counts(("N", n), lambda: ngram_counts(ref.summary.tokens, n))
+            return self._count_stats(clipped_hits(rc, pc), sum(rc.values()), sum(pc.values()))
+        if kind == "S":
+            key = ("S", rtype.max_gap, rtype.unigrams)
+            pc = pred.counts(key, lambda: skip_bigram_counts(pred.summary.tokens, rtype.max_gap,
+                                                             rtype.unigrams, paper))
+            rc = ref.counts(key, lambda: skip_bigram_counts(ref.summary.tokens, rtype.max_gap,
+                                                            rtype.unigrams, paper))
+            return self._count_stats(clipped_hits(rc, pc), sum(rc.values()), sum(pc.values()))
+        if kind == "L":
+            model, peer = self._flat_tokens(ref), self._flat_tokens(pred)
+            hits = lcs_length(model, peer)
+            return PairStats(hits, len(model), len(peer), hits / len(model) if model else 0.0)
+        if kind == "Lsum":
+            model_sents, peer_sents = ref.summary.sentences, pred.summary.sentences
+            if paper:
+                hits = union_lcs_hits_unclipped(model_sents, peer_sents)
+                model_len = len(ref.summary.tokens)
+            else:
+                hits = union_lcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred))
+                model_len = sum(len(s) for s in model_sents)
+            return PairStats(hits, model_len, len(pred.summary.tokens), hits / model_len if model_len else 0.0)
+        if kind == "W":
+            return self._wlcs_stats(rtype.weight, pred, ref)
+        raise AssertionError(kind)
+
+    def _count_stats(self, hits: int, ref_count: int, pred_count: int) -> PairStats:
+        recall = hits / ref_count if ref_count else 0.0
+        # -f B compares n-gram/skip-bigram recalls as printed, i.e. rounded to 5 decimals (Q12).
+        return PairStats(hits, ref_count, pred_count, round5(recall) if self._rounded else recall)
+
+    @staticmethod
+    def _unigrams(text: _Text):
+        return text.counts(("N", 1), lambda: ngram_counts(text.summary.tokens, 1))
+
+    def _wlcs_stats(self, weight: float, pred: _Text, ref: _Text) -> PairStats:
+        if self.flavor == "paper":
+            # The papers define ROUGE-W on one sequence: the whole texts, f⁻¹-normalized.
+            model, peer = self._flat_tokens(ref), self._flat_tokens(pred)
+            f = weight_table(weight, max(len(model), len(peer)) + 1)
+            hits = wlcs_value(model, peer, f)
+            ref_norm = len(model) ** weight
+            return PairStats(hits, ref_norm, len(peer) ** weight,
+                             (hits / ref_norm) ** (1 / weight) if ref_norm else 0.0)
+        model_sents, peer_sents = ref.summary.sentences, pred.summary.sentences
+        longest = max([len(s) for s in model_sents] + [len(s) for s in peer_sents] + [0])
+        f = weight_table(weight, longest + 1)
+        hits = union_wlcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred), f)
+        # The Perl's recall normalizer is weighted twice, (Σ_s len_s^w)^w, and it selects -f B on a
+        # single weighting (spec §8, Q6).  A reference with no tokens makes the Perl die; here it
+        # contributes 0 hits and 0 count.
+        block = sentence_weight_sum(model_sents, f)
+        selection = (hits / block) ** (1 / weight) if block else 0.0
+        return PairStats(hits, block ** weight, len(pred.summary.tokens) ** weight, selection)
+
+    def _example(self, prediction: Text, references, index: Optional[int] = None):
+        where = "" if index is None else "[%d]" % index
+        refs = _reference_list(references, "references" + where)
+        pred = self._prepare(prediction, "predictions" + where if index is not None else "prediction")
+        prepared = [self._prepare(r, "references%s[%d]" % (where, k)) for k, r in enumerate(refs)]
+        stats = {t.name: [self._pair_stats(t, pred, ref) for ref in prepared] for t in self.types}
+        return stats, self._scores(stats)
+
+    def _scores(self, stats: Dict[str, List[PairStats]]) -> Dict[str, Score]:
+        reduce = jackknife if self.jackknife else combine
+        out = {}
+        for t in self.types:
+            out[t.name] = reduce(stats[t.name], self.multi_ref, self.alpha,
+                                 t.weight if t.kind == "W" else 0.0, self._rounded)
+        return out
+
+    # ----------------------------------------------------------------------------- public API
+    def score(self, prediction: Text, references) -> Dict[str, Score]:
+        """Score one prediction against one or more references.
+
+        ``prediction`` is a str (sentences separated by ``\\n``), bytes, or a list of sentences;
+        ``references`` is one such text or a list of them.  Returns {rouge_type: Score}; in flavor
+        ``rouge155`` the values are those ``ROUGE-1.5.5.pl -d`` prints (5 decimals).
+
+        >>> RougeScorer(["rouge2"]).score("a b c d", ["a b x", "b c"])["rouge2"]
+        Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
+        """
+        return self._example(prediction, references)[1]
+
+    def human_ceiling(self, references) -> Dict[str, Score]:
+        """How well humans agree: each reference scored against the other M-1, averaged.
+
+        This is the number jackknifed system scores are compared with (Lin 2004 §2.1).  It needs
+        at least two references.
+
+        >>> RougeScorer(["rouge1"]).human_ceiling(["a b c", "a b d", "a c d"])["rouge1"]
+        Score(precision=0.66667, recall=0.66667, fmeasure=0.66667)
+        """
+        refs = _reference_list(references, "references")
+        if len(refs) < 2:
+            raise ValueError("human_ceiling needs at least 2 references, got %d" % len(refs))
+        plain = RougeScorer(self.rouge_types, flavor=self.flavor, use_stemmer=self.use_stemmer,
+                            remove_stopwords=self.remove_stopwords, word_limit=self.word_limit,
+                            byte_limit=self.byte_limit, multi_ref=self.multi_ref, jackknife=False,
+                            alpha=self.alpha)
+        per_ref = [plain.score(refs[k], refs[:k] + refs[k + 1:]) for k in range(len(refs))]
+        return {t: mean_score([s[t] for s in per_ref]) for t in self.rouge_types}
+
+    def score_corpus(self, predictions: Sequence[Text], references: Sequence, confidence: float = 95,
+                     n_bootstrap: int = 1000, ids: Optional[Sequence] = None,
+                     system_id: str = "A") -> CorpusResult:
+        """Score a whole system: per-example scores plus the system-level average and its CI.
+
+        In flavor ``rouge155`` ``mid``/``low``/``high`` are exactly ROUGE-1.5.5.pl's ``Average_X``
+        and confidence bounds: the bootstrap mean over ``n_bootstrap`` replicates drawn with the
+        Perl's seeded generator over the instance keys "<id>.<system_id>" sorted as strings, where
+        the ids are "1".."N" in input order unless ``ids`` gives the EVAL IDs.  ``mean`` is the
+        plain mean.  In flavor ``paper`` ``mid`` is the plain mean.  An empty corpus gives zeros,
+        as the Perl prints for a system with no instances.
+
+        >>> r = RougeScorer(["rouge1"]).score_corpus(["a b", "c d", "a b c"], ["a b", "e f", "a b d e"])
+        >>> r.aggregate["rouge1"].recall
+        Stat(low=0.0, mid=0.50067, high=1.0, mean=0.5)
+        """
+        if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Sequence):
+            raise TypeError("predictions must be a list of texts, got %s" % type(predictions).__name__)
+        if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+            raise TypeError("references must be a list (one entry per prediction), got %s"
+                            % type(references).__name__)
+        if len(predictions) != len(references):
+            raise ValueError("predictions and references differ in length: %d vs %d"
+                             % (len(predictions), len(references)))
+        if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 <= confidence <= 100:
+            raise ValueError("confidence must be a percentage in [0, 100], got %r" % (confidence,))
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 1:
+            raise ValueError("n_bootstrap must be a whole number >= 1 (the Perl dies on -r 0), got %r"
+                             % (n_bootstrap,))
+        if ids is None:
+            ids = [str(k + 1) for k in range(len(predictions))]
+        else:
+            ids = [str(i) for i in ids]
+            if len(ids) != len(predictions):
+                raise ValueError("ids has %d entries for %d predictions" % (len(ids), len(predictions)))
+            if len(set(ids)) != len(ids):
+                raise ValueError("ids must be unique")
+        statistics, per_example = [], []
+        for k, (prediction, refs) in enumerate(zip(predictions, references)):
+            stats, scores = self._example(prediction, refs, k)
+            statistics.append(stats)
+            per_example.append(scores)
+        aggregate = self._aggregate(per_example, ["%s.%s" % (i, system_id) for i in ids],
+                                    confidence, int(n_bootstrap))
+        return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap))
+
+    def _aggregate(self, per_example, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+        names = self.rouge_types
+        # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
+        values = [[s[t][k] for t in names for k in range(3)] for s in per_example]
+        count = len(per_example)
+        if count:
+            intervals = perl_bootstrap(values, keys, n_bootstrap, confidence)
+        out = {}
+        for ti, name in enumerate(names):
+            stats = []
+            for k in range(3):
+                column = [row[3 * ti + k] for row in values]
+                mean = math.fsum(column) / count if count else 0.0
+                if not count:
+                    stats.append(Stat(0.0, 0.0, 0.0, 0.0))
+                    continue
+                iv = intervals[3 * ti + k]
+                if self._rounded:
+                    stats.append(Stat(round5(iv.low), round5(iv.mean), round5(iv.high), mean))
+                else:
+                    stats.append(Stat(iv.low, mean, iv.high, mean))
+            out[name] = AggregateScore(*stats)
+        return out
+
+
+def _reference_list(references, argument: str) -> list:
+    """Normalize one example's references to a list of texts."""
+    if isinstance(references, (str, bytes, bytearray)):
+        return [references]
+    if isinstance(references, (list, tuple)):
+        if not references:
+            raise ValueError("%s is empty: give at least one reference" % argument)
+        return list(references)
+    raise TypeError("%s must be a str or a list of str, got %s" % (argument, type(references).__name__))
