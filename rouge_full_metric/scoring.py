@@ -5,7 +5,7 @@ For one rouge type, one prediction and one reference the engine keeps a :class:`
 Everything downstream — several references, jackknifing, corpus averages, the bootstrap — is
 recomputed from these numbers without touching the text again.
 """
-from typing import List, NamedTuple, Sequence
+from typing import List, NamedTuple, Sequence, Tuple
 
 
 class Score(NamedTuple):
@@ -86,6 +86,29 @@ def score_from_counts(hits: float, reference_count: float, prediction_count: flo
     return Score(precision, recall, fmeasure(precision, recall, alpha))
 
 
+def combined_counts(stats: Sequence[PairStats], multi_ref: str) -> Tuple[float, float, float]:
+    """(HIT, CNT, PCNT) after combining references the Perl's way (``-t 1``/``-t 2`` use these).
+
+    ``"average"`` (Perl ``-f A``) pools over the references, adding the prediction's count once per
+    reference; ``"best"`` (``-f B``) keeps the first reference with the strictly highest selection
+    score.
+
+    >>> a, b = PairStats(3, 6, 4, 0.5), PairStats(1, 2, 4, 0.5)
+    >>> combined_counts([a, b], "average"), combined_counts([a, b], "best")
+    ((4.0, 8.0, 8.0), (3, 6, 4))
+    """
+    if multi_ref == "average":
+        return (sequential_sum(s.hits for s in stats), sequential_sum(s.reference_count for s in stats),
+                sequential_sum(s.prediction_count for s in stats))
+    if multi_ref == "best":
+        best, chosen = -1.0, stats[0]
+        for s in stats:
+            if s.selection > best:
+                best, chosen = s.selection, s
+        return chosen.hits, chosen.reference_count, chosen.prediction_count
+    raise ValueError("multi_ref must be 'average' or 'best' for pooled counts, got %r" % (multi_ref,))
+
+
 def combine(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: float = 0.0,
             rounded: bool = True) -> Score:
     """One Score from the per-reference statistics of a prediction.
@@ -100,18 +123,6 @@ def combine(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: fl
     >>> combine([a, b], "average", 0.5), combine([a, b], "best", 0.5)
     (Score(precision=0.5, recall=0.5, fmeasure=0.5), Score(precision=0.75, recall=0.5, fmeasure=0.6))
     """
-    if multi_ref == "average":
-        return score_from_counts(sequential_sum(s.hits for s in stats),
-                                 sequential_sum(s.reference_count for s in stats),
-                                 sequential_sum(s.prediction_count for s in stats),
-                                 alpha, weight, rounded)
-    if multi_ref == "best":
-        best, chosen = -1.0, stats[0]
-        for s in stats:
-            if s.selection > best:
-                best, chosen = s.selection, s
-        return score_from_counts(chosen.hits, chosen.reference_count, chosen.prediction_count,
-                                 alpha, weight, rounded)
     if multi_ref == "max":
         best_score = None
         for s in stats:
@@ -119,7 +130,9 @@ def combine(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: fl
             if best_score is None or score.fmeasure > best_score.fmeasure:
                 best_score = score
         return best_score
-    raise ValueError("multi_ref must be 'average', 'best' or 'max', got %r" % (multi_ref,))
+    if multi_ref not in ("average", "best"):
+        raise ValueError("multi_ref must be 'average', 'best' or 'max', got %r" % (multi_ref,))
+    return score_from_counts(*combined_counts(stats, multi_ref), alpha, weight, rounded)
 
 
 def mean_score(scores: Sequence[Score]) -> Score:
