@@ -6,22 +6,24 @@ sufficient statistics for each rouge type (:class:`.scoring.PairStats`) -> a Sco
 """
 import math
 import numbers
+from collections import Counter
 from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
 from .bootstrap import perl_bootstrap
 from .lcs import (lcs_length, sentence_weight_sum, union_lcs_hits, union_lcs_hits_unclipped,
                   union_wlcs_hits, wlcs_value, weight_table)
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
+from . import rouge_score_flavor
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
 
 __version__ = "0.1.0"
 
-FLAVORS = ("rouge155", "paper")
+FLAVORS = ("rouge155", "paper", "rouge_score")
 MULTI_REF = ("average", "best", "max")
 # What each flavor does when multi_ref / jackknife are left as None.
-FLAVOR_DEFAULTS = {"rouge155": ("average", False), "paper": ("max", True)}
+FLAVOR_DEFAULTS = {"rouge155": ("average", False), "paper": ("max", True), "rouge_score": ("max", False)}
 
 Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
@@ -106,7 +108,8 @@ class RougeScorer:
             ``"rougeW-1.2"``, ``"rougeS4"``, ``"rougeSU4"``, ``"rougeS*"``.
         flavor: ``"rouge155"`` (default): bit-exact with ROUGE-1.5.5.pl; ``"paper"``: the ROUGE
             papers' definitions (maximum over references, jackknifing, f⁻¹-normalized ROUGE-W,
-            SU with every unigram, unclipped union LCS).
+            SU with every unigram, unclipped union LCS); ``"rouge_score"``: Google's rouge_score
+            0.1.2 as ``evaluate.load("rouge")`` uses it (rouge<N>, rougeL, rougeLsum only).
         use_stemmer: Perl ``-m`` (Porter with Lin's step 4 plus the WordNet-2.0 exceptions).
         remove_stopwords: Perl ``-s`` (the SMART list, tested before stemming).
         word_limit / byte_limit: Perl ``-l`` / ``-b``, applied to the prediction *and* the references.
@@ -116,6 +119,8 @@ class RougeScorer:
         jackknife: average over the M leave-one-out reference sets (M >= 2); ``None`` takes the
             flavor's default (off for rouge155, on for paper).
         alpha: Perl ``-p``: F = 1 / (alpha/P + (1-alpha)/R); 0.5 is the harmonic mean.
+        tokenizer: flavor ``rouge_score`` only: a callable ``str -> list[str]`` (or an object with
+            ``tokenize``) replacing rouge_score's default tokenizer and stemmer.
 
     >>> scorer = RougeScorer(["rouge1", "rougeLsum"])
     >>> scorer.score("police kill the gunman", "police killed the gunman")["rougeLsum"]
@@ -125,7 +130,8 @@ class RougeScorer:
     def __init__(self, rouge_types: Union[str, Sequence[str]] = ("rouge1", "rouge2", "rougeL", "rougeLsum"),
                  flavor: str = "rouge155", use_stemmer: bool = False, remove_stopwords: bool = False,
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
-                 multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5):
+                 multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5,
+                 tokenizer=None):
         if isinstance(rouge_types, str):
             rouge_types = [rouge_types]
         if not isinstance(rouge_types, (list, tuple)):
@@ -157,8 +163,17 @@ class RougeScorer:
             raise ValueError("alpha must be a number in [0, 1] (0 = recall, 1 = precision), got %r" % (alpha,))
         self.alpha = float(alpha)
         self._rounded = flavor == "rouge155"
+        self._rouge_score_f = flavor == "rouge_score" and self.alpha == 0.5
         self._needs_sentences = any(t.kind in ("Lsum", "W") for t in self.types)
         self._token_filter = make_token_filter(self.use_stemmer, self.remove_stopwords)
+        self.tokenizer = tokenizer
+        self._rs_tokenize = None
+        if flavor == "rouge_score":
+            rouge_score_flavor.check_options(self.types, self.word_limit, self.byte_limit, self.remove_stopwords)
+            self._rs_tokenize = rouge_score_flavor.make_tokenizer(self.use_stemmer, tokenizer)
+        elif tokenizer is not None:
+            raise ValueError("tokenizer is only used by flavor 'rouge_score'; flavors 'rouge155' and "
+                             "'paper' tokenize as ROUGE-1.5.5.pl does")
 
     # ----------------------------------------------------------------------------- signature
     def signature(self, confidence: float = 95, n_bootstrap: int = 1000) -> str:
@@ -173,13 +188,21 @@ class RougeScorer:
             "flavor:" + self.flavor, "stem:" + ("yes" if self.use_stemmer else "no"),
             "stop:" + ("yes" if self.remove_stopwords else "no"), "limit:" + limit,
             "multi:" + self.multi_ref, "jk:" + ("yes" if self.jackknife else "no"),
-            "alpha:%g" % self.alpha, "ci:%g/%d" % (confidence, n_bootstrap), "v:" + __version__])
+            "alpha:%g" % self.alpha, "ci:%g/%d" % (confidence, n_bootstrap)]
+            + (["tok:custom"] if self.tokenizer is not None else []) + ["v:" + __version__])
 
     def __repr__(self):
         return "RougeScorer(rouge_types=%r, %s)" % (self.rouge_types, self.signature())
 
     # ----------------------------------------------------------------------------- reading
     def _prepare(self, text: Text, argument: str) -> _Text:
+        if self._rs_tokenize is not None:
+            text = rouge_score_flavor.as_text(text, argument)
+            tokenize = self._rs_tokenize
+            per_sentence = None
+            if self._needs_sentences:
+                per_sentence = [tokenize(s) for s in rouge_score_flavor.sentences_of(text)]
+            return _Text(text, [], Summary(tokenize(text), per_sentence))
         sentences = raw_sentences(text, argument)
         summary = read_summary(sentences, self._token_filter, self.word_limit, self.byte_limit,
                                with_sentences=self._needs_sentences)
@@ -228,13 +251,20 @@ class RougeScorer:
             return PairStats(hits, len(model), len(peer), hits / len(model) if model else 0.0)
         if kind == "Lsum":
             model_sents, peer_sents = ref.summary.sentences, pred.summary.sentences
+            peer_len = len(pred.summary.tokens)
             if paper:
                 hits = union_lcs_hits_unclipped(model_sents, peer_sents)
                 model_len = len(ref.summary.tokens)
+            elif self._rs_tokenize is not None:
+                # rouge_score budgets and normalizes with the sentences' tokens (which can differ
+                # from the whole text's under a custom tokenizer)
+                hits = union_lcs_hits(model_sents, peer_sents, _sentence_unigrams(model_sents),
+                                      _sentence_unigrams(peer_sents))
+                model_len, peer_len = sum(map(len, model_sents)), sum(map(len, peer_sents))
             else:
                 hits = union_lcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred))
                 model_len = sum(len(s) for s in model_sents)
-            return PairStats(hits, model_len, len(pred.summary.tokens), hits / model_len if model_len else 0.0)
+            return PairStats(hits, model_len, peer_len, hits / model_len if model_len else 0.0)
         if kind == "W":
             return self._wlcs_stats(rtype.weight, pred, ref)
         raise AssertionError(kind)
@@ -281,7 +311,7 @@ class RougeScorer:
         out = {}
         for t in self.types:
             out[t.name] = reduce(stats[t.name], self.multi_ref, self.alpha,
-                                 t.weight if t.kind == "W" else 0.0, self._rounded)
+                                 t.weight if t.kind == "W" else 0.0, self._rounded, self._rouge_score_f)
         return out
 
     # ----------------------------------------------------------------------------- public API
@@ -312,7 +342,7 @@ class RougeScorer:
         plain = RougeScorer(self.rouge_types, flavor=self.flavor, use_stemmer=self.use_stemmer,
                             remove_stopwords=self.remove_stopwords, word_limit=self.word_limit,
                             byte_limit=self.byte_limit, multi_ref=self.multi_ref, jackknife=False,
-                            alpha=self.alpha)
+                            alpha=self.alpha, tokenizer=self.tokenizer)
         per_ref = [plain.score(refs[k], refs[:k] + refs[k + 1:]) for k in range(len(refs))]
         return {t: mean_score([s[t] for s in per_ref]) for t in self.rouge_types}
 
@@ -385,6 +415,13 @@ class RougeScorer:
                     stats.append(Stat(iv.low, mean, iv.high, mean))
             out[name] = AggregateScore(*stats)
         return out
+
+
+def _sentence_unigrams(sentences) -> Counter:
+    counts: Counter = Counter()
+    for sentence in sentences:
+        counts.update(sentence)
+    return counts
 
 
 def _reference_list(references, argument: str) -> list:

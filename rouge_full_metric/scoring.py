@@ -66,11 +66,12 @@ def fmeasure(precision: float, recall: float, alpha: float) -> float:
 
 
 def score_from_counts(hits: float, reference_count: float, prediction_count: float, alpha: float,
-                      weight: float = 0.0, rounded: bool = True) -> Score:
+                      weight: float = 0.0, rounded: bool = True, rouge_score_f: bool = False) -> Score:
     """R, P, F from pooled counts (spec §5.3); ROUGE-W passes its ``weight`` to undo f.
 
     With ``rounded`` (flavor ``rouge155``) R and P are rounded to 5 decimals first and F is
-    computed from the rounded values, as the Perl does (quirk Q2).
+    computed from the rounded values, as the Perl does (quirk Q2).  ``rouge_score_f`` computes F
+    as ``rouge_score`` writes it, 2PR/(P+R), whose last bit can differ from the Perl's form.
 
     >>> score_from_counts(1, 1, 6, 0.5)
     Score(precision=0.16667, recall=1.0, fmeasure=0.28572)
@@ -83,6 +84,9 @@ def score_from_counts(hits: float, reference_count: float, prediction_count: flo
     if rounded:
         recall, precision = round5(recall), round5(precision)
         return Score(precision, recall, round5(fmeasure(precision, recall, alpha)))
+    if rouge_score_f:
+        f = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+        return Score(precision, recall, f)
     return Score(precision, recall, fmeasure(precision, recall, alpha))
 
 
@@ -110,7 +114,7 @@ def combined_counts(stats: Sequence[PairStats], multi_ref: str) -> Tuple[float, 
 
 
 def combine(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: float = 0.0,
-            rounded: bool = True) -> Score:
+            rounded: bool = True, rouge_score_f: bool = False) -> Score:
     """One Score from the per-reference statistics of a prediction.
 
     * ``"average"`` (Perl ``-f A``): pool hits and counts over the references; the prediction's
@@ -126,13 +130,14 @@ def combine(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: fl
     if multi_ref == "max":
         best_score = None
         for s in stats:
-            score = score_from_counts(s.hits, s.reference_count, s.prediction_count, alpha, weight, rounded)
+            score = score_from_counts(s.hits, s.reference_count, s.prediction_count, alpha, weight, rounded,
+                                      rouge_score_f)
             if best_score is None or score.fmeasure > best_score.fmeasure:
                 best_score = score
         return best_score
     if multi_ref not in ("average", "best"):
         raise ValueError("multi_ref must be 'average', 'best' or 'max', got %r" % (multi_ref,))
-    return score_from_counts(*combined_counts(stats, multi_ref), alpha, weight, rounded)
+    return score_from_counts(*combined_counts(stats, multi_ref), alpha, weight, rounded, rouge_score_f)
 
 
 def mean_score(scores: Sequence[Score]) -> Score:
@@ -148,7 +153,7 @@ def mean_score(scores: Sequence[Score]) -> Score:
 
 
 def jackknife(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: float = 0.0,
-              rounded: bool = True) -> Score:
+              rounded: bool = True, rouge_score_f: bool = False) -> Score:
     """Mean of the scores against each of the M leave-one-out reference sets (M >= 2).
 
     With one reference there is nothing to leave out and the plain score is returned.
@@ -158,8 +163,9 @@ def jackknife(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: 
     Score(precision=1.0, recall=1.0, fmeasure=1.0)
     """
     if len(stats) < 2:
-        return combine(stats, multi_ref, alpha, weight, rounded)
+        return combine(stats, multi_ref, alpha, weight, rounded, rouge_score_f)
     subsets: List[Score] = []
     for k in range(len(stats)):
-        subsets.append(combine(list(stats[:k]) + list(stats[k + 1:]), multi_ref, alpha, weight, rounded))
+        subsets.append(combine(list(stats[:k]) + list(stats[k + 1:]), multi_ref, alpha, weight, rounded,
+                               rouge_score_f))
     return mean_score(subsets)

@@ -1,0 +1,115 @@
+"""Flavor ``rouge_score``: Google's ``rouge_score`` 0.1.2 as ``evaluate.load("rouge")`` runs it.
+
+Its tokenizer differs from the Perl's: Python's Unicode ``str.lower()`` (so "İ" and the Kelvin
+sign "K" become ASCII letters), every run outside ``[a-z0-9]`` becomes a space, and tokens longer
+than 3 characters go through NLTK's ``PorterStemmer()`` in its default ``NLTK_EXTENSIONS`` mode
+(not the Perl's Porter-Lin stemmer).  ``rougeLsum`` splits on ``"\\n"`` and drops empty lines.
+F is 2PR/(P+R), written as rouge_score computes it, and several references keep the one with the
+best F.  The LCS back-trace and the union-LCS clipping are the Perl's, so :mod:`.lcs` serves both.
+"""
+import re
+from typing import Callable, Dict, List, Optional
+
+_NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
+_SPACES = re.compile(r"\s+")
+_VALID = re.compile(r"^[a-z0-9]+$")
+
+# Types rouge_score can compute (it only knows rouge1..rouge9; any N is accepted here).
+KINDS = ("N", "L", "Lsum")
+
+
+def _nltk_porter():
+    try:
+        from nltk.stem import porter
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError("flavor='rouge_score' with use_stemmer=True needs NLTK's Porter stemmer "
+                          "(pip install nltk), as rouge_score itself does") from error
+    return porter.PorterStemmer()
+
+
+def make_tokenizer(use_stemmer: bool = False, tokenizer=None) -> Callable[[str], List[str]]:
+    """rouge_score's ``DefaultTokenizer`` (memoizing the stemmer), or a user's tokenizer.
+
+    ``tokenizer`` may be a callable ``str -> list[str]`` (as ``evaluate``'s rouge takes) or an
+    object with a ``tokenize`` method (as ``rouge_score`` takes); it replaces the default
+    tokenizer and its stemmer entirely, as in rouge_score.
+
+    >>> make_tokenizer(use_stemmer=True)("The Runners' 3.5-mile RUNS, İstanbul")
+    ['the', 'runner', '3', '5', 'mile', 'run', 'i', 'stanbul']
+    """
+    if tokenizer is not None:
+        if hasattr(tokenizer, "tokenize") and callable(tokenizer.tokenize):
+            return tokenizer.tokenize
+        if callable(tokenizer):
+            return tokenizer
+        raise TypeError("tokenizer must be a callable str -> list[str] or have a tokenize() method, got %r"
+                        % (tokenizer,))
+    if not use_stemmer:
+        def tokenize(text: str) -> List[str]:
+            return [t for t in _SPACES.split(_NON_ALPHANUMERIC.sub(" ", text.lower())) if _VALID.match(t)]
+        return tokenize
+
+    stemmer = _nltk_porter()
+    cache: Dict[str, str] = {}
+
+    def stem(token: str) -> str:
+        result = cache.get(token)
+        if result is None:
+            result = cache[token] = stemmer.stem(token)
+        return result
+
+    def tokenize_stemmed(text: str) -> List[str]:
+        tokens = _SPACES.split(_NON_ALPHANUMERIC.sub(" ", text.lower()))
+        return [t for t in (stem(x) if len(x) > 3 else x for x in tokens) if _VALID.match(t)]
+
+    return tokenize_stemmed
+
+
+def sentences_of(text: str) -> List[str]:
+    """rouge_score's ``rougeLsum`` sentences: the non-empty ``"\\n"``-separated lines.
+
+    >>> sentences_of("One.\\n\\nTwo.\\n")
+    ['One.', 'Two.']
+    """
+    return [s for s in text.split("\n") if len(s)]
+
+
+def as_text(text, argument: str) -> str:
+    """A prediction or reference as the ``str`` rouge_score expects (sentence lists are joined by
+    newlines, bytes decoded as UTF-8).
+
+    >>> as_text(["One.", "Two."], "prediction")
+    'One.\\nTwo.'
+    """
+    if isinstance(text, str):
+        return text
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text).decode("utf-8")
+    if isinstance(text, (list, tuple)):
+        for k, sentence in enumerate(text):
+            if not isinstance(sentence, str):
+                raise TypeError("%s: sentence %d must be str, got %s" % (argument, k, type(sentence).__name__))
+        return "\n".join(text)
+    raise TypeError("%s must be a str or a list of sentences (str), got %s" % (argument, type(text).__name__))
+
+
+def fmeasure(precision: float, recall: float) -> float:
+    """rouge_score's F: 2PR/(P+R), in its operation order.
+
+    >>> fmeasure(0.5, 1.0)
+    0.6666666666666666
+    """
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def check_options(types, word_limit: Optional[int], byte_limit: Optional[int], remove_stopwords: bool):
+    """Reject what rouge_score cannot compute rather than silently mixing definitions."""
+    unsupported = [t.name for t in types if t.kind not in KINDS]
+    if unsupported:
+        raise ValueError("flavor 'rouge_score' computes rouge<N>, rougeL and rougeLsum only; "
+                         "for %s use flavor 'rouge155' or 'paper'" % ", ".join(unsupported))
+    if word_limit or byte_limit or remove_stopwords:
+        raise ValueError("word_limit, byte_limit and remove_stopwords are ROUGE-1.5.5 options that "
+                         "rouge_score does not have; use flavor 'rouge155' for them")
