@@ -3,10 +3,27 @@
 >>> from rouge_full_metric import RougeScorer
 >>> RougeScorer(["rouge1"]).score("the cat sat", "the cat sat down")["rouge1"].recall
 0.75
+
+The ``evaluate`` metric lives in :mod:`rouge_full_metric.rouge_full_metric`;
+``evaluate.load(rouge_full_metric.EVALUATE_MODULE_DIR)`` loads it from the installed package.
 """
+import os
+
 from .rouge_types import parse_rouge_type
-from .scorer import (AggregateScore, CorpusResult, RougeScorer, Stat, __version__)
+from .scorer import AggregateScore, CorpusResult, RougeScorer, Stat, __version__
 from .scoring import PairStats, Score
 
+# The directory evaluate.load() takes: it holds the metric script rouge_full_metric.py.
+EVALUATE_MODULE_DIR = os.path.dirname(os.path.abspath(__file__))
+
 __all__ = ["RougeScorer", "Score", "Stat", "AggregateScore", "CorpusResult", "PairStats",
-           "parse_rouge_type", "__version__"]
+           "parse_rouge_type", "EVALUATE_MODULE_DIR", "RougeFullMetric", "__version__"]
+
+
+def __getattr__(name):
+    # The metric class needs evaluate and datasets; import them only when it is asked for, so
+    # that the engine stays light.
+    if name == "RougeFullMetric":
+        from .rouge_full_metric import RougeFullMetric
+        return RougeFullMetric
+    raise AttributeError("module 'rouge_full_metric' has no attribute %r" % name)

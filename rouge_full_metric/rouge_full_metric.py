@@ -1,0 +1,282 @@
+"""The ``evaluate`` metric: ``evaluate.load("<path>/rouge_full_metric")`` or a Hub Space.
+
+evaluate copies this script and the sibling modules named in its top-level ``from .x import``
+lines into its module cache; every module the engine uses, even indirectly, is therefore named
+below, one per line, and none is imported by the package's absolute name (in a Space this script
+itself is ``rouge_full_metric``).
+"""
+import inspect
+
+import datasets
+import evaluate
+
+from .bootstrap import perl_bootstrap
+from .lcs import lcs_length
+from .ngrams import ngram_counts
+from .rouge155_data import SMART_COMMON_WORDS
+from .rouge_score_flavor import make_tokenizer
+from .rouge_types import parse_rouge_type
+from .scorer import RougeScorer, __version__
+from .scoring import Score
+from .sentence_splitting import get_splitter, split_text
+from .stemmer import stem
+from .tokenization import raw_sentences
+
+# Names pulled in above only so that evaluate copies their modules.
+_SIBLINGS = (perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
+             Score, stem, raw_sentences)
+
+_CITATION = """\
+@inproceedings{lin-2004-rouge,
+    title = "{ROUGE}: A Package for Automatic Evaluation of Summaries",
+    author = "Lin, Chin-Yew",
+    booktitle = "Text Summarization Branches Out",
+    year = "2004",
+    address = "Barcelona, Spain",
+    publisher = "Association for Computational Linguistics",
+    url = "https://aclanthology.org/W04-1013",
+    pages = "74--81",
+}
+"""
+
+_DESCRIPTION = """\
+ROUGE that reproduces ROUGE-1.5.5.pl to the printed digit by default (flavor "rouge155"): ROUGE-N,
+ROUGE-L (rougeL: whole texts; rougeLsum: summary-level union LCS over sentences, one per line),
+ROUGE-W, ROUGE-S and ROUGE-SU, several references (pooled as the Perl's -f A, or -f B, or the maximum),
+jackknifing and the Perl's seeded bootstrap confidence intervals. Flavor "rouge_score" reproduces
+Google's rouge_score (what evaluate.load("rouge") runs) exactly; flavor "paper" the ROUGE papers.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    predictions: list of predictions to score (str; sentences separated by newlines for rougeLsum).
+    references: list of references, one per prediction: a str, or a list of str for several references.
+    rouge_types: list of types: "rouge1".."rouge<N>", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4",
+        "rougeSU4", "rougeS*", "rougeSU*"; default rouge1, rouge2, rougeL, rougeLsum.
+    flavor: "rouge155" (default, ROUGE-1.5.5.pl), "rouge_score" (evaluate's rouge) or "paper".
+    use_stemmer: stem (Perl -m in rouge155/paper; NLTK Porter in rouge_score). Default False.
+    remove_stopwords: Perl -s. word_limit / byte_limit: Perl -l / -b (prediction and references).
+    multi_ref: "average" (Perl -f A), "best" (-f B) or "max" (best F); default per flavor.
+    jackknife: mean over leave-one-out reference sets; default per flavor (on for "paper").
+    alpha: F = 1/(alpha/P + (1-alpha)/R), Perl -p. Default 0.5.
+    tokenizer: flavor rouge_score only: a callable str -> list[str].
+    split_sentences: how rougeLsum finds sentences: None/"newline" (default), "punkt" or "regex"
+        (offline), "nltk" (installed punkt data), or a callable str -> list[str].
+    use_aggregator: True (default) for corpus values, False for per-example lists.
+    aggregate: "bootstrap" (default: in flavor rouge155 the Perl's printed Average_X, the mean of its
+        seeded bootstrap replicates) or "mean" (the plain mean; flavors rouge_score and paper always
+        report the plain mean).
+    confidence_intervals: also return "<type>_low"/"<type>_high" (and _precision_/_recall_ bounds).
+    confidence: CI level in percent (Perl -c), default 95. n_bootstrap: replicates (Perl -r), default 1000.
+Returns:
+    A flat dict of floats: "<type>" (F-measure), "<type>_precision", "<type>_recall" (and bounds);
+    with use_aggregator=False the same keys hold per-example lists. Empty inputs give 0.0 (lists: []).
+Examples:
+    >>> import os, evaluate
+    >>> rouge = evaluate.load(os.path.dirname(os.path.abspath(__file__)))  # doctest: +SKIP
+    >>> rouge = RougeFullMetric()
+    >>> results = rouge.compute(predictions=["the cat sat on the mat"], references=["a cat sat on the mat"])
+    >>> results["rouge1"], results["rouge1_recall"]
+    (0.83333, 0.83333)
+    >>> # paper flavor: jackknifed maximum over references, (6/10 + 3/10) / 2
+    >>> result = rouge.compute(predictions=["police kill the gunman"], rouge_types=["rougeSU4"], flavor="paper",
+    ...                        references=[["police killed the gunman", "the gunman was shot"]])
+    >>> round(result["rougeSU4"], 5)
+    0.45
+"""
+
+# Engine options and their defaults; accepted at evaluate.load(...) and at compute(...).
+DEFAULTS = {
+    "rouge_types": None, "flavor": "rouge155", "use_stemmer": False, "remove_stopwords": False,
+    "word_limit": None, "byte_limit": None, "multi_ref": None, "jackknife": None, "alpha": 0.5,
+    "tokenizer": None, "split_sentences": None, "use_aggregator": True, "aggregate": "bootstrap",
+    "confidence_intervals": False, "confidence": 95, "n_bootstrap": 1000,
+}
+DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+_UNSET = object()
+_EVALUATE_INIT = set(inspect.signature(evaluate.EvaluationModule.__init__).parameters) - {"self", "kwargs"}
+
+
+def _check_inputs(predictions, references):
+    """Reject inputs evaluate would silently mangle (mixed str / list references)."""
+    if predictions is None and references is None:
+        return
+    for name, values in (("predictions", predictions), ("references", references)):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise TypeError("%s must be a list (one entry per example), got %s" % (name, type(values).__name__))
+    if len(predictions) != len(references):
+        raise ValueError("predictions and references differ in length: %d vs %d" % (len(predictions), len(references)))
+    for k, p in enumerate(predictions):
+        if not isinstance(p, str):
+            raise TypeError("predictions[%d] must be a str, got %s" % (k, type(p).__name__))
+    kinds = set()
+    for k, r in enumerate(references):
+        if isinstance(r, str):
+            kinds.add("str")
+        elif isinstance(r, (list, tuple)):
+            if not r:
+                raise ValueError("references[%d] is an empty list: give at least one reference" % k)
+            if not all(isinstance(x, str) for x in r):
+                raise TypeError("references[%d] must be a list of str" % k)
+            kinds.add("list")
+        else:
+            raise TypeError("references[%d] must be a str or a list of str, got %s" % (k, type(r).__name__))
+    if len(kinds) > 1:
+        raise TypeError("references mixes single strings and lists of strings; evaluate cannot store both "
+                        "in one call. Wrap every single reference in a list: [[ref], [ref1, ref2], ...]")
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class RougeFullMetric(evaluate.Metric):
+    """evaluate.Metric for every ROUGE variant; options given at load time become defaults."""
+
+    def __init__(self, rouge_types=None, flavor="rouge155", use_stemmer=False, remove_stopwords=False,
+                 word_limit=None, byte_limit=None, multi_ref=None, jackknife=None, alpha=0.5, tokenizer=None,
+                 split_sentences=None, use_aggregator=True, aggregate="bootstrap", confidence_intervals=False,
+                 confidence=95, n_bootstrap=1000, **kwargs):
+        # evaluate.load() forwards unknown keyword arguments here and the base class would drop
+        # them silently; a misspelt option must not quietly change nothing.
+        unknown = sorted(set(kwargs) - _EVALUATE_INIT)
+        if unknown:
+            raise TypeError("unknown option(s) %s; rouge_full_metric options are %s"
+                            % (", ".join(unknown), ", ".join(sorted(DEFAULTS))))
+        self._defaults = dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
+                              remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
+                              multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer,
+                              split_sentences=split_sentences, use_aggregator=use_aggregator, aggregate=aggregate,
+                              confidence_intervals=confidence_intervals, confidence=confidence,
+                              n_bootstrap=n_bootstrap)
+        # Fail at load time, not at the end of a training run.
+        self._scorer(self._defaults)
+        super().__init__(**kwargs)
+
+    def __getstate__(self):
+        # evaluate keeps the file locks of the last compute() on the instance; they hold thread
+        # locks that cannot be pickled and mean nothing in another process.
+        state = self.__dict__.copy()
+        state["filelocks"] = []
+        for name in ("filelock", "rendez_vous_lock"):
+            if name in state:
+                state[name] = None
+        return state
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Sequence(datasets.Value("string", id="sequence"))}),
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Value("string", id="sequence")}),
+            ],
+            codebase_urls=["https://aclanthology.org/W04-1013"],
+            reference_urls=["https://aclanthology.org/W04-1013", "https://github.com/google-research/google-research/tree/master/rouge"],
+        )
+
+    def _download_and_prepare(self, dl_manager):
+        """Nothing to download: the stop words and the exception table ship with the code."""
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one (prediction, reference) pair to the pending examples (checked first)."""
+        if prediction is not None or reference is not None:
+            _check_inputs([prediction], [reference])
+        return super().add(prediction=prediction, reference=reference, **kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of examples (checked first: evaluate would silently mangle mixed references)."""
+        _check_inputs(predictions, references)
+        return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Score ``predictions`` against ``references`` (see the arguments below); empty lists give
+        the documented zero result instead of evaluate's error on an empty batch."""
+        _check_inputs(predictions, references)
+        if predictions is not None and len(predictions) == 0 and getattr(self, "writer", None) is None:
+            # evaluate cannot store an empty batch; the documented answer needs no data.
+            options = self._options(kwargs)
+            return self._empty_result(options)
+        return super().compute(predictions=predictions, references=references, **kwargs)
+
+    def _options(self, given):
+        options = dict(self._defaults)
+        unknown = sorted(set(given) - set(DEFAULTS))
+        if unknown:
+            raise TypeError("unknown option(s) %s; rouge_full_metric options are %s"
+                            % (", ".join(unknown), ", ".join(sorted(DEFAULTS))))
+        options.update({k: v for k, v in given.items() if v is not _UNSET})
+        if options["rouge_types"] is None:
+            options["rouge_types"] = list(DEFAULT_TYPES)
+        if options["aggregate"] not in ("bootstrap", "mean"):
+            raise ValueError("aggregate must be 'bootstrap' or 'mean', got %r" % (options["aggregate"],))
+        return options
+
+    @staticmethod
+    def _scorer(options):
+        return RougeScorer(options["rouge_types"] or DEFAULT_TYPES, flavor=options["flavor"],
+                           use_stemmer=options["use_stemmer"], remove_stopwords=options["remove_stopwords"],
+                           word_limit=options["word_limit"], byte_limit=options["byte_limit"],
+                           multi_ref=options["multi_ref"], jackknife=options["jackknife"], alpha=options["alpha"],
+                           tokenizer=options["tokenizer"])
+
+    def _empty_result(self, options):
+        scorer = self._scorer(options)
+        empty = [] if not options["use_aggregator"] else 0.0
+        out = {}
+        for t in scorer.rouge_types:
+            out[t] = out[t + "_precision"] = out[t + "_recall"] = empty
+            if options["use_aggregator"] and options["confidence_intervals"]:
+                for stat in ("", "_precision", "_recall"):
+                    out[t + stat + "_low"] = out[t + stat + "_high"] = 0.0
+        return out
+
+    def _compute(self, predictions, references, rouge_types=_UNSET, flavor=_UNSET, use_stemmer=_UNSET,
+                 remove_stopwords=_UNSET, word_limit=_UNSET, byte_limit=_UNSET, multi_ref=_UNSET, jackknife=_UNSET,
+                 alpha=_UNSET, tokenizer=_UNSET, split_sentences=_UNSET, use_aggregator=_UNSET, aggregate=_UNSET,
+                 confidence_intervals=_UNSET, confidence=_UNSET, n_bootstrap=_UNSET):
+        options = self._options(dict(
+            rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer, remove_stopwords=remove_stopwords,
+            word_limit=word_limit, byte_limit=byte_limit, multi_ref=multi_ref, jackknife=jackknife, alpha=alpha,
+            tokenizer=tokenizer, split_sentences=split_sentences, use_aggregator=use_aggregator,
+            aggregate=aggregate, confidence_intervals=confidence_intervals, confidence=confidence,
+            n_bootstrap=n_bootstrap))
+        if not predictions:
+            return self._empty_result(options)
+        scorer = self._scorer(options)
+        splitter = get_splitter(options["split_sentences"])
+        if splitter is not None:
+            predictions = [split_text(p, splitter) for p in predictions]
+            references = [split_text(r, splitter) if isinstance(r, str) else [split_text(x, splitter) for x in r]
+                          for r in references]
+        references = [r if isinstance(r, str) else list(r) for r in references]
+        out = {}
+        if not options["use_aggregator"]:
+            per_example = [scorer.score(p, r) for p, r in zip(predictions, references)]
+            for t in scorer.rouge_types:
+                out[t] = [float(s[t].fmeasure) for s in per_example]
+                out[t + "_precision"] = [float(s[t].precision) for s in per_example]
+                out[t + "_recall"] = [float(s[t].recall) for s in per_example]
+            return out
+        result = scorer.score_corpus(predictions, references, confidence=options["confidence"],
+                                     n_bootstrap=options["n_bootstrap"])
+        pick = "mean" if options["aggregate"] == "mean" else "mid"
+        for t, agg in result.aggregate.items():
+            for suffix, stat in (("", agg.fmeasure), ("_precision", agg.precision), ("_recall", agg.recall)):
+                out[t + suffix] = float(getattr(stat, pick))
+                if options["confidence_intervals"]:
+                    out[t + suffix + "_low"] = float(stat.low)
+                    out[t + suffix + "_high"] = float(stat.high)
+        return out
+
+    def signature(self, **options) -> str:
+        """The engine's signature for these options (defaults from load time).
+
+        >>> RougeFullMetric(use_stemmer=True).signature()
+        'flavor:rouge155|stem:yes|stop:no|limit:none|multi:average|jk:no|alpha:0.5|ci:95/1000|v:0.1.0'
+        """
+        opts = self._options(options)
+        return self._scorer(opts).signature(opts["confidence"], opts["n_bootstrap"])
+
+
+__all__ = ["RougeFullMetric", "__version__"]
