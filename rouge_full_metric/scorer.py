@@ -319,7 +319,8 @@ class RougeScorer:
         """Score one prediction against one or more references.
 
         ``prediction`` is a str (sentences separated by ``\\n``), bytes, or a list of sentences;
-        ``references`` is one such text or a list of them.  Returns {rouge_type: Score}; in flavor
+        ``references`` is one str/bytes text or a list of texts (so a single reference given as
+        a list of sentences is written ``[["sentence 1", "sentence 2"]]``).  Returns {rouge_type: Score}; in flavor
         ``rouge155`` the values are those ``ROUGE-1.5.5.pl -d`` prints (5 decimals).
 
         >>> RougeScorer(["rouge2"]).score("a b c d", ["a b x", "b c"])["rouge2"]
