@@ -1,0 +1,2 @@
+pinochet|arrest|nn
+this line has no bars

@@ -1,0 +1,4 @@
+ leading space|ruling|mod
+voted|nil|pcomp-n
+general|is|pcomp-n
+ruling|election|subj

@@ -1,0 +1,6 @@
+generals|vote|NIL
+courts|elections|gen
+geese|nil|mod
+is|judge|obj
+pinochet|general|pcomp-n
+was|the big courts|nil

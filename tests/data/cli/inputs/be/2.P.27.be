@@ -1,0 +1,4 @@
+the big courts|data|nil
+general|courts|subj
+is|judge|obj
+generals|vote|NIL

@@ -1,0 +1,9 @@
+voted|NIL|nn
+goose|best|pcomp-n
+arrest|nil|nil
+voted|was|NIL
+pinochet|is|subj
+Economy|data|nn
+ruling|U.S.|NIL
+Economy|nil|obj
+pinochet|nils|gen

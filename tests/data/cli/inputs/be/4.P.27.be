@@ -1,0 +1,3 @@
+ruling|U.S.|NIL
+court|nil|nil
+goose|best|pcomp-n

@@ -1,0 +1,10 @@
+elections|Economy|subj
+general|judge|nil
+best|nil|gen
+was|voted|obj
+elections|generals|nil
+court|goose|nn
+agreement|judge|mod
+Economy|nil|obj
+london|nil|pcomp-n
+election|generals|mod

@@ -1,0 +1,3 @@
+data|court|mod
+vote|general|nil
+courts|best|obj

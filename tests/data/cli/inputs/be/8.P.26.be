@@ -1,0 +1,9 @@
+pinochet|goose|obj
+arrested|judge|gen
+general|general|mod
+court|geese|gen
+children|nil|NIL
+agreement|arrest|nil
+agreement|nils|obj
+data|court|NIL
+judges|Economy|gen

@@ -1,0 +1,171 @@
+"""``rouge-full compare``: paired bootstrap and approximate randomization, checked three ways:
+against a plain-Python re-computation (bit for bit), on systems that differ only by noise (no
+significance), and on a clearly better system (significant)."""
+import io
+import json
+import math
+import random
+
+import pytest
+
+from rouge_full_metric import cli
+from rouge_full_metric.bootstrap import drand48_sequence
+from rouge_full_metric.compare import (approximate_randomization, compare_systems, paired_bootstrap,
+                                       sample_seed)
+
+
+def plain_bootstrap(a, b, n_samples, seed, confidence):
+    """The paired bootstrap of rouge_full_metric.compare, written as plain loops."""
+    d = [y - x for x, y in zip(a, b)]
+    n = len(d)
+    total = 0.0
+    for x in d:
+        total += x
+    delta = total / n
+    means = []
+    for r in range(n_samples):
+        s = 0.0
+        for u in drand48_sequence(sample_seed(seed, r), n):
+            s += d[int(u * n)]
+        means.append(s / n)
+    centre = 0.0
+    for m in means:
+        centre += m
+    centre /= n_samples
+    extreme = sum(1 for m in means if abs(m - centre) >= abs(delta))
+    ordered = sorted(means)
+    k = min(int(math.floor(n_samples * (100 - confidence) / 200.0)), n_samples - 1)
+    return delta, ordered[k], ordered[n_samples - 1 - k], (1 + extreme) / (n_samples + 1)
+
+
+def plain_randomization(a, b, n_trials, seed):
+    d = [y - x for x, y in zip(a, b)]
+    n = len(d)
+    total = 0.0
+    for x in d:
+        total += x
+    delta = total / n
+    extreme = 0
+    for t in range(n_trials):
+        s = 0.0
+        for x, u in zip(d, drand48_sequence(sample_seed(seed, t), n)):
+            s += -x if u < 0.5 else x
+        if abs(s / n) >= abs(delta):
+            extreme += 1
+    return (1 + extreme) / (n_trials + 1)
+
+
+@pytest.mark.parametrize("seed, n_samples, confidence", [(12345, 300, 95), (7, 101, 90), (0, 50, 99)])
+def test_matches_plain_python(seed, n_samples, confidence):
+    rng = random.Random(seed)
+    a = [round(rng.random(), 5) for _ in range(57)]
+    b = [round(min(1.0, x + rng.gauss(0.01, 0.05)), 5) for x in a]
+    res = paired_bootstrap(a, b, n_samples, seed, confidence)
+    assert tuple(res) == plain_bootstrap(a, b, n_samples, seed, confidence)
+    assert approximate_randomization(a, b, n_samples, seed) == plain_randomization(a, b, n_samples, seed)
+
+
+def test_deterministic_and_seeded():
+    rng = random.Random(3)
+    a = [rng.random() for _ in range(40)]
+    b = [x + rng.gauss(0, 0.1) for x in a]
+    assert paired_bootstrap(a, b, 200, 1) == paired_bootstrap(a, b, 200, 1)
+    assert paired_bootstrap(a, b, 200, 1) != paired_bootstrap(a, b, 200, 2)
+
+
+def test_argument_errors():
+    with pytest.raises(ValueError, match="same examples"):
+        paired_bootstrap([0.1], [0.1, 0.2])
+    with pytest.raises(ValueError, match="n_trials"):
+        approximate_randomization([0.1], [0.2], n_trials=0)
+    with pytest.raises(ValueError, match="measure"):
+        compare_systems([], [], ["rouge1"], measure="accuracy")
+
+
+# ------------------------------------------------------------------ end to end on texts
+
+WORDS = ("the police killed gunman arrested court judge ruled election vote market price rose fell "
+         "year minister said new government economy spain london general extradition").split()
+
+
+@pytest.fixture(scope="module")
+def systems(tmp_path_factory):
+    rng = random.Random(2024)
+    root = tmp_path_factory.mktemp("compare")
+    refs, noise_a, noise_b, better = [], [], [], []
+    for _ in range(200):
+        ref = [rng.choice(WORDS) for _ in range(rng.randint(12, 25))]
+        refs.append(" ".join(ref))
+
+        def noisy(keep):
+            return " ".join(w if rng.random() < keep else rng.choice(WORDS) for w in ref)
+        noise_a.append(noisy(0.6))
+        noise_b.append(noisy(0.6))
+        better.append(noisy(0.75))
+    paths = {}
+    for name, lines in [("ref", refs), ("a", noise_a), ("b", noise_b), ("better", better)]:
+        paths[name] = root / (name + ".txt")
+        paths[name].write_text("\n".join(lines) + "\n")
+    return {k: str(v) for k, v in paths.items()}
+
+
+def run_compare(systems, *extra):
+    out, err = io.BytesIO(), io.StringIO()
+    status = cli.main(["compare", "--baseline", systems["a"], "--systems", systems["b"], systems["better"],
+                       "--references", systems["ref"], "--rouge-types", "rouge1", "rouge2", "rougeLsum",
+                       "--format", "json", "--quiet"] + list(extra), stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    return json.loads(out.getvalue())
+
+
+def test_noise_is_not_significant_and_better_is(systems):
+    report = run_compare(systems)
+    noise, better = report["systems"]
+    assert noise["system"] == systems["b"] and better["system"] == systems["better"]
+    for row in noise["comparisons"]:
+        assert not row["significant"], row
+        assert row["p_bootstrap"] > 0.05 and row["p_randomization"] > 0.05
+        assert row["low"] < 0 < row["high"]
+    for row in better["comparisons"]:
+        assert row["significant"], row
+        assert row["delta"] > 0.05 and row["low"] > 0
+        assert row["p_bootstrap"] < 0.01 and row["p_randomization"] < 0.01
+    assert "test:bootstrap+randomization/1000/seed12345" in report["signature"]
+
+
+def test_cli_numbers_are_the_library_numbers(systems):
+    from rouge_full_metric import RougeScorer
+
+    report = run_compare(systems, "--n-samples", "200", "--seed", "9", "--measure", "recall")
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeLsum"])
+    lines = {k: open(systems[k]).read().splitlines() for k in ("ref", "a", "better")}
+    base = scorer.score_corpus(lines["a"], lines["ref"]).per_example
+    other = scorer.score_corpus(lines["better"], lines["ref"]).per_example
+    rows = compare_systems(base, other, scorer.rouge_types, "recall", n_samples=200, seed=9)
+    got = report["systems"][1]["comparisons"]
+    for row, want in zip(got, rows):
+        row.pop("significant")
+        assert row == want._asdict()
+
+
+def test_table_and_determinism(systems):
+    def table():
+        out, err = io.BytesIO(), io.StringIO()
+        status = cli.main(["compare", "-b", systems["a"], "-s", systems["better"], "-r", systems["ref"],
+                           "--rouge-types", "rouge1", "--method", "randomization", "--n-samples", "99", "-q"],
+                          stdout=out, stderr=err)
+        assert status == 0, err.getvalue()
+        return out.getvalue().decode()
+    first = table()
+    assert first == table()
+    assert "rouge1" in first and "yes" in first and "signature: flavor:rouge155" in first
+    assert "test:randomization/99/seed12345" in first
+
+
+def test_mismatched_system_named(systems, tmp_path):
+    short = tmp_path / "short.txt"
+    short.write_text("one line\n")
+    err = io.StringIO()
+    status = cli.main(["compare", "-b", systems["a"], "-s", str(short), "-r", systems["ref"], "-q"],
+                      stdout=io.BytesIO(), stderr=err)
+    assert status == 2 and "--systems" in err.getvalue()
