@@ -6,51 +6,43 @@ the LCS (ties go "up").  Hits are then counted on the union of the marked model 
 by unigram budgets of model and peer that persist across the model's sentences.
 """
 from collections import Counter
-from typing import Dict, List, Sequence, Set
+from typing import Dict, Iterator, List, Sequence, Set
+
+
+def _lcs_rows(model: Sequence[str], peer: Sequence[str]) -> Iterator[List[int]]:
+    """The rows of the LCS length table, model tokens as rows (row 0, all zeros, first)."""
+    width = len(peer)
+    prev = [0] * (width + 1)
+    yield prev
+    for token in model:
+        cur = [0] * (width + 1)
+        left = 0
+        for j in range(width):
+            if token == peer[j]:
+                left = prev[j] + 1
+            else:
+                up = prev[j + 1]
+                if up >= left:
+                    left = up
+            cur[j + 1] = left
+        yield cur
+        prev = cur
 
 
 def lcs_table(model: Sequence[str], peer: Sequence[str]) -> List[List[int]]:
     """The LCS length table, model tokens as rows (row 0 and column 0 are zeros)."""
-    width = len(peer)
-    prev = [0] * (width + 1)
-    rows = [prev]
-    for token in model:
-        cur = [0] * (width + 1)
-        left = 0
-        for j in range(width):
-            if token == peer[j]:
-                left = prev[j] + 1
-            else:
-                up = prev[j + 1]
-                if up >= left:
-                    left = up
-            cur[j + 1] = left
-        rows.append(cur)
-        prev = cur
-    return rows
+    return list(_lcs_rows(model, peer))
 
 
 def lcs_length(model: Sequence[str], peer: Sequence[str]) -> int:
-    """Length of the longest common subsequence (linear memory).
+    """Length of the longest common subsequence (linear memory: only one row is kept).
 
     >>> lcs_length("abcbdab", "bdcaba")
     4
     """
-    width = len(peer)
-    prev = [0] * (width + 1)
-    for token in model:
-        cur = [0] * (width + 1)
-        left = 0
-        for j in range(width):
-            if token == peer[j]:
-                left = prev[j] + 1
-            else:
-                up = prev[j + 1]
-                if up >= left:
-                    left = up
-            cur[j + 1] = left
-        prev = cur
-    return prev[width]
+    for row in _lcs_rows(model, peer):
+        pass
+    return row[-1]
 
 
 def _backtrace(model: Sequence[str], peer: Sequence[str], rows) -> List[int]:
