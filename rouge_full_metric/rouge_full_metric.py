@@ -73,7 +73,7 @@ Returns:
     with use_aggregator=False the same keys hold per-example lists. Empty inputs give 0.0 (lists: []).
 Examples:
     >>> import os, evaluate
-    >>> rouge = evaluate.load(os.path.dirname(os.path.abspath(__file__)))  # doctest: +SKIP
+    >>> rouge = evaluate.load(os.path.abspath(__file__))  # doctest: +SKIP
     >>> rouge = RougeFullMetric()
     >>> results = rouge.compute(predictions=["the cat sat on the mat"], references=["a cat sat on the mat"])
     >>> results["rouge1"], results["rouge1_recall"]
@@ -193,6 +193,9 @@ class RougeFullMetric(evaluate.Metric):
         """Score ``predictions`` against ``references`` (see the arguments below); empty lists give
         the documented zero result instead of evaluate's error on an empty batch."""
         _check_inputs(predictions, references)
+        # Check the options now: once evaluate's compute() starts, the examples added with
+        # add()/add_batch() are consumed, and a misspelt option would lose a whole evaluation.
+        self._scorer(self._options(kwargs))
         if predictions is not None and len(predictions) == 0 and getattr(self, "writer", None) is None:
             # evaluate cannot store an empty batch; the documented answer needs no data.
             options = self._options(kwargs)
