@@ -10,7 +10,9 @@ import inspect
 import datasets
 import evaluate
 
+from .batch import score_batch
 from .bootstrap import perl_bootstrap
+from .compiled import backend
 from .lcs import lcs_length
 from .ngrams import ngram_counts
 from .rouge155_data import SMART_COMMON_WORDS
@@ -23,7 +25,7 @@ from .stemmer import stem
 from .tokenization import raw_sentences
 
 # Names pulled in above only so that evaluate copies their modules.
-_SIBLINGS = (perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
+_SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
              Score, stem, raw_sentences)
 
 _CITATION = """\
@@ -255,7 +257,7 @@ class RougeFullMetric(evaluate.Metric):
         references = [r if isinstance(r, str) else list(r) for r in references]
         out = {}
         if not options["use_aggregator"]:
-            per_example = [scorer.score(p, r) for p, r in zip(predictions, references)]
+            per_example = scorer.score_batch(predictions, references)
             for t in scorer.rouge_types:
                 out[t] = [float(s[t].fmeasure) for s in per_example]
                 out[t + "_precision"] = [float(s[t].precision) for s in per_example]

@@ -1,0 +1,286 @@
+"""Scoring many examples per call: the compiled core when it is built, ``RougeScorer._example``
+otherwise, with identical results either way.
+
+The compiled core tokenizes, counts and matches a whole batch with the GIL released; ``n_jobs``
+threads each drive their own core ``Worker`` (token cache and scratch buffers) on a share of the
+examples.  The Python token filter (stop words, stemmer: :mod:`.tokenization`, :mod:`.stemmer`,
+or rouge_score's tokenizer for that flavor) stays the single source of truth: a Worker calls it
+once per distinct token it meets and caches the answer.
+
+>>> from rouge_full_metric import RougeScorer
+>>> from rouge_full_metric.batch import score_batch
+>>> scores = score_batch(RougeScorer(["rouge1", "rougeL"]), ["the cat sat", "a dog"], ["the cat sat down", ["a dog", "dogs"]])
+>>> scores[0]["rouge1"]
+Score(precision=1.0, recall=0.75, fmeasure=0.85714)
+>>> scores[1]["rougeL"].recall
+0.66667
+"""
+import numbers
+import os
+import threading
+import weakref
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from . import compiled
+from .scoring import PairStats, Score
+
+# Examples per task when several threads share a batch: big enough that the per-call overhead
+# vanishes, small enough that the threads finish together.
+_CHUNK = 256
+
+# scorer -> (options key, _CompiledScorer or None); kept outside the scorer so that pickling or
+# copying a RougeScorer never meets the (unpicklable) core objects.
+_compiled_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+_executor_lock = threading.Lock()
+_executor = None   # a concurrent.futures.ThreadPoolExecutor, created on first use (import cost)
+_executor_size = 0
+
+
+def backend() -> str:
+    """The engine that scores: ``"compiled"`` or ``"python"`` (see :mod:`.compiled`).
+
+    >>> backend() in ("compiled", "python")
+    True
+    """
+    return compiled.backend()
+
+
+class _CompiledScorer:
+    """A RougeScorer's options compiled into a core Engine, plus a pool of Workers."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self._free: List[object] = []
+        self._lock = threading.Lock()
+
+    def acquire(self):
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+        return self.engine.worker()
+
+    def release(self, worker):
+        with self._lock:
+            self._free.append(worker)
+
+    def run(self, predictions, references, start, stop, with_stats):
+        worker = self.acquire()
+        try:
+            return worker.run(predictions, references, start, stop, with_stats)
+        finally:
+            self.release(worker)
+
+
+def _options_key(scorer) -> tuple:
+    return (scorer.flavor, tuple(scorer.rouge_types), scorer.use_stemmer, scorer.remove_stopwords,
+            scorer.word_limit, scorer.byte_limit, scorer.multi_ref, scorer.jackknife, scorer.alpha,
+            id(getattr(scorer, "tokenizer", None)), id(getattr(scorer, "_token_filter", None)),
+            id(getattr(scorer, "_rs_tokenize", None)))
+
+
+def _first_or_none(tokens):
+    return tokens[0] if tokens else None
+
+
+def _token_filter(scorer):
+    """The per-token callable the core calls on a token's first sight (None: keep every token)."""
+    if scorer.flavor == "rouge_score":
+        if not scorer.use_stemmer:
+            return None
+        # rouge_score's own tokenizer applied to one clean token gives [stem] or [] (invalid).
+        tokenize = scorer._rs_tokenize
+        return lambda token: _first_or_none(tokenize(token))
+    if not (scorer.use_stemmer or scorer.remove_stopwords):
+        return None
+    token_filter = scorer._token_filter   # stop words, then the Perl stemmer, memoized
+    return lambda token: _first_or_none(token_filter([token]))
+
+
+def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
+    """The compiled form of ``scorer``'s options, or None when the pure-Python engine must run
+    (core not built or disabled, or options the core does not implement: a custom tokenizer).
+
+    >>> from rouge_full_metric import RougeScorer
+    >>> (compiled_scorer(RougeScorer(["rouge1"])) is not None) == compiled.AVAILABLE
+    True
+    """
+    if not compiled.AVAILABLE:
+        return None
+    key = _options_key(scorer)
+    cached = _compiled_cache.get(scorer)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    result = None
+    if getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score"):
+        types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
+                  bool(t.unigrams)) for t in scorer.types]
+        engine = compiled.core.Engine(scorer.flavor, types, scorer.word_limit or 0, scorer.byte_limit or 0,
+                                      scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
+                                      _token_filter(scorer), Score, PairStats)
+        result = _CompiledScorer(engine)
+    _compiled_cache[scorer] = (key, result)
+    return result
+
+
+def _check_n_jobs(n_jobs) -> int:
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or (n_jobs < 1 and n_jobs != -1):
+        raise ValueError("n_jobs must be a whole number >= 1, or -1 for every core, got %r" % (n_jobs,))
+    return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
+
+
+def _pool(n_jobs: int):
+    global _executor, _executor_size
+    from concurrent.futures import ThreadPoolExecutor
+
+    with _executor_lock:
+        if _executor is None or _executor_size < n_jobs:
+            if _executor is not None:
+                _executor.shutdown(wait=False)
+            _executor = ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="rouge_full_metric")
+            _executor_size = n_jobs
+        return _executor
+
+
+def _python_range(scorer, predictions, references, start, stop, with_stats, offset=0):
+    scores, stats = [], []
+    for k in range(start, stop):
+        s, sc = scorer._example(predictions[k], references[k], k + offset)
+        stats.append(s)
+        scores.append(sc)
+    return scores, (stats if with_stats else None)
+
+
+def _compiled_range(scorer, cs, predictions, references, start, stop, with_stats):
+    try:
+        return cs.run(predictions, references, start, stop, with_stats)
+    except (TypeError, ValueError, UnicodeError):
+        # Inputs the core rejects: the Python path either scores them or raises the canonical,
+        # indexed error message.
+        return _python_range(scorer, predictions, references, start, stop, with_stats)
+
+
+def _check_inputs(predictions, references):
+    if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Sequence):
+        raise TypeError("predictions must be a list of texts, got %s" % type(predictions).__name__)
+    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+        raise TypeError("references must be a list (one entry per prediction), got %s"
+                        % type(references).__name__)
+    if len(predictions) != len(references):
+        raise ValueError("predictions and references differ in length: %d vs %d"
+                         % (len(predictions), len(references)))
+
+
+def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: int = 1,
+                   with_statistics: bool = True, backend: Optional[str] = None
+                   ) -> Tuple[List[Dict[str, Score]], Optional[List[Dict[str, List[PairStats]]]]]:
+    """Per-example scores and (``with_statistics``) per-reference statistics of a batch.
+
+    Returns ``(per_example, statistics)`` exactly as ``[scorer._example(p, r, k) ...]`` would
+    give them (``statistics`` is None without ``with_statistics``).  ``backend="python"`` forces
+    the pure-Python engine (for differential tests).
+
+    >>> from rouge_full_metric import RougeScorer
+    >>> per_example, stats = score_examples(RougeScorer(["rouge2"]), ["a b c d"], [["a b x", "b c"]])
+    >>> per_example[0]["rouge2"], stats[0]["rouge2"][1]
+    (Score(precision=0.33333, recall=0.66667, fmeasure=0.44444), PairStats(hits=1, reference_count=1, prediction_count=3, selection=1.0))
+    """
+    _check_inputs(predictions, references)
+    jobs = _check_n_jobs(n_jobs)
+    if backend not in (None, "compiled", "python"):
+        raise ValueError("backend must be 'compiled', 'python' or None, got %r" % (backend,))
+    count = len(predictions)
+    cs = None if backend == "python" else compiled_scorer(scorer)
+    if backend == "compiled" and cs is None:
+        raise RuntimeError("the compiled core is not available for this scorer (backend: %s)" % compiled.backend())
+    if cs is None:
+        return _python_range(scorer, predictions, references, 0, count, with_statistics)
+    if not isinstance(predictions, (list, tuple)):
+        predictions = list(predictions)
+    if not isinstance(references, (list, tuple)):
+        references = list(references)
+    if jobs == 1 or count <= _CHUNK:
+        return _compiled_range(scorer, cs, predictions, references, 0, count, with_statistics)
+    bounds = [(k, min(k + _CHUNK, count)) for k in range(0, count, _CHUNK)]
+    pool = _pool(jobs)
+    # Each thread takes the next chunk as it frees up; results are put back in input order.
+    futures = [pool.submit(_compiled_range, scorer, cs, predictions, references, a, b, with_statistics)
+               for a, b in bounds]
+    scores: List[Dict[str, Score]] = []
+    stats: Optional[List] = [] if with_statistics else None
+    for future in futures:
+        part_scores, part_stats = future.result()
+        scores.extend(part_scores)
+        if with_statistics:
+            stats.extend(part_stats)
+    return scores, stats
+
+
+def score_batch(scorer, predictions: Sequence, references: Sequence, n_jobs: int = 1,
+                backend: Optional[str] = None) -> List[Dict[str, Score]]:
+    """``[scorer.score(p, r) for p, r in zip(predictions, references)]``, many pairs per call.
+
+    ``references[i]`` is one text or a list of texts.  ``n_jobs`` threads score in parallel
+    (the compiled core releases the GIL; ``-1`` uses every core).
+
+    >>> from rouge_full_metric import RougeScorer
+    >>> score_batch(RougeScorer(["rouge1"]), ["a b", "c"], ["a b c", ["c", "d"]], n_jobs=2)[1]["rouge1"]
+    Score(precision=0.5, recall=0.5, fmeasure=0.5)
+    """
+    return score_examples(scorer, predictions, references, n_jobs, False, backend)[0]
+
+
+def score_one(scorer, prediction, references, backend: Optional[str] = None):
+    """``(statistics, scores)`` of one example, as ``scorer._example(prediction, references)``.
+
+    >>> from rouge_full_metric import RougeScorer
+    >>> score_one(RougeScorer(["rouge1"]), "a b", "a b c")[1]["rouge1"]
+    Score(precision=1.0, recall=0.66667, fmeasure=0.8)
+    """
+    cs = None if backend == "python" else compiled_scorer(scorer)
+    if cs is not None:
+        try:
+            scores, stats = cs.run([prediction], [references], 0, 1, True)
+            return stats[0], scores[0]
+        except (TypeError, ValueError, UnicodeError):
+            pass
+    return scorer._example(prediction, references)
+
+
+def replicate_sums(values, n_bootstrap: int):
+    """:func:`.bootstrap.replicate_sums` (same numbers, bit for bit), in C when it is built.
+
+    >>> import numpy as np
+    >>> from rouge_full_metric import bootstrap
+    >>> v = np.random.default_rng(0).random((50, 3))
+    >>> bool((replicate_sums(v, 20) == bootstrap.replicate_sums(v, 20)).all())
+    True
+    """
+    import numpy as np
+
+    if not compiled.AVAILABLE:
+        from .bootstrap import replicate_sums as python_sums
+        return python_sums(values, n_bootstrap)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if values.ndim != 2:
+        values = values.reshape(values.shape[0], -1)
+    out = np.zeros((n_bootstrap, values.shape[1]), dtype=np.float64)
+    compiled.core.replicate_sums(values, values.shape[0], values.shape[1], out, n_bootstrap)
+    return out
+
+
+def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95):
+    """:func:`.bootstrap.perl_bootstrap` with the compiled replicate sums (identical results).
+
+    >>> [round(x, 5) for x in perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"])[0]]
+    [0.50067, 0.0, 1.0]
+    """
+    from .bootstrap import perl_bootstrap as python_bootstrap
+
+    return python_bootstrap(values, keys, n_bootstrap, confidence, replicate=replicate_sums)
+
+
+__all__ = ["backend", "compiled_scorer", "score_batch", "score_examples", "score_one", "replicate_sums",
+           "perl_bootstrap"]

@@ -1,0 +1,52 @@
+"""Which engine scores: the compiled core (``rouge_full_metric._core``) or the pure-Python one.
+
+The compiled core is optional.  When it was not built (no C compiler, a Hub Space that copies
+only ``.py`` files) the pure-Python engine runs and gives identical results.  Setting the
+environment variable ``ROUGE_FULL_METRIC_PURE_PYTHON=1`` before the first import forces the
+pure-Python engine, e.g. to run the conformance checker on it.
+
+>>> from rouge_full_metric import compiled
+>>> compiled.backend() in ("compiled", "python")
+True
+>>> compiled.AVAILABLE == (compiled.backend() == "compiled")
+True
+"""
+import os
+
+ENV_FORCE_PYTHON = "ROUGE_FULL_METRIC_PURE_PYTHON"
+API_VERSION = 1   # the _core interface this module drives
+
+FORCED_PYTHON = os.environ.get(ENV_FORCE_PYTHON, "").strip().lower() not in ("", "0", "false", "no")
+
+core = None
+IMPORT_ERROR = None
+if not FORCED_PYTHON:
+    try:
+        from . import _core as core  # a small C module: importing it costs well under a millisecond
+    except ImportError as error:  # not built: the pure-Python engine takes over
+        IMPORT_ERROR = error
+        if __package__ != "rouge_full_metric":
+            # This file is a copy (evaluate.load copies the .py modules only): use the core of an
+            # installed rouge_full_metric when there is one.
+            try:
+                from rouge_full_metric import _core as core
+            except ImportError:
+                core = None
+    if core is not None and getattr(core, "API_VERSION", None) != API_VERSION:
+        IMPORT_ERROR = ImportError("rouge_full_metric._core has API %r, this module needs %r"
+                                   % (getattr(core, "API_VERSION", None), API_VERSION))
+        core = None
+
+AVAILABLE = core is not None
+
+
+def backend() -> str:
+    """``"compiled"`` when the C core scores, ``"python"`` otherwise.
+
+    >>> backend() in ("compiled", "python")
+    True
+    """
+    return "compiled" if AVAILABLE else "python"
+
+
+__all__ = ["AVAILABLE", "backend", "core", "ENV_FORCE_PYTHON", "FORCED_PYTHON"]

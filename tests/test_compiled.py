@@ -1,0 +1,242 @@
+"""Differential tests: the compiled core and the pure-Python engine give identical statistics.
+
+Thousands of seeded random cases per flavor (tiny vocabularies with repeats, punctuation,
+capitals, hyphens, digits, non-ASCII, CR/tabs/blank lines, stop words and stemmable words,
+empty texts, several references, long texts) are scored by both engines under random options,
+and every PairStats and Score must be equal to the last bit (compared through ``repr``, so an
+``int`` count is not confused with a ``float``).  Skipped when the extension is not built.
+"""
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from rouge_full_metric import RougeScorer, compiled
+from rouge_full_metric.batch import compiled_scorer, perl_bootstrap, replicate_sums, score_batch, score_examples
+
+pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="compiled core not built")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+PERL_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW-1.2", "rougeW-2",
+              "rougeW-0.5", "rougeS0", "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
+RS_TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
+
+TINY = ["a", "b", "c", "d", "A", "B"]
+WORDS = ["the", "cat", "sat", "on", "mat", "police", "killed", "gunman", "running", "runs", "geese",
+         "goose", "wanted", "want", "agreement", "agreed", "best", "well", "data", "U.S.", "don't",
+         "e-mail", "state-of-the-art", "3.5", "1,000", "$5", "A+B", "caf\u00e9", "na\u00efve", "\u4e2d\u6587",
+         "\u0130stanbul", "\u212aelvin", "1990s", "said", "new", "it's", "customers", "attacker"]
+PUNCT = [",", ".", "--", "-", "!", "...", "'", "\"", "(", ")", ";", "\t", "\r", "  "]
+
+
+def _sentence(rng, vocab, size):
+    out = []
+    for _ in range(size):
+        w = rng.choice(vocab)
+        if rng.random() < 0.1:
+            w = w.upper() if rng.random() < 0.5 else w.capitalize()
+        out.append(w)
+        if rng.random() < 0.12:
+            out.append(rng.choice(PUNCT))
+    sep = " " if rng.random() < 0.9 else rng.choice(["  ", "\t", " - "])
+    text = sep.join(out)
+    if rng.random() < 0.05:
+        text = " " + text
+    return text
+
+
+def _text(rng, vocab, long=False):
+    r = rng.random()
+    if r < 0.04:
+        return rng.choice(["", " ", "\n", "...", "\u4e2d\u6587", "--", "\n\n", " \n\t"])
+    if long:
+        nsent, lo, hi = rng.randint(1, 12), 10, 40
+    else:
+        nsent, lo, hi = rng.randint(1, 4), 0, 9
+    lines = [_sentence(rng, vocab, rng.randint(lo, hi)) for _ in range(nsent)]
+    if rng.random() < 0.1:
+        lines.insert(rng.randrange(len(lines) + 1), rng.choice(["", "  ", "\r"]))
+    return "\n".join(lines)
+
+
+def _perturb(rng, text, vocab):
+    tokens = text.split(" ")
+    for _ in range(rng.randint(0, 4)):
+        op = rng.random()
+        if op < 0.4 and tokens:
+            tokens[rng.randrange(len(tokens))] = rng.choice(vocab)
+        elif op < 0.7 and tokens:
+            del tokens[rng.randrange(len(tokens))]
+        else:
+            tokens.insert(rng.randrange(len(tokens) + 1), rng.choice(vocab))
+    return " ".join(tokens)
+
+
+def make_cases(seed, count, rs=False):
+    """Seeded (prediction, references) pairs; some as bytes or sentence lists."""
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        vocab = TINY if rng.random() < 0.4 else WORDS
+        long = rng.random() < 0.06
+        ref0 = _text(rng, vocab, long)
+        pred = _perturb(rng, ref0, vocab) if rng.random() < 0.6 else _text(rng, vocab, long)
+        refs = [ref0] + [_text(rng, vocab, long) if rng.random() < 0.5 else _perturb(rng, ref0, vocab)
+                         for _ in range(rng.choice([0, 0, 0, 1, 2, 3, 4]))]
+        form = rng.random()
+        if form < 0.05:
+            pred = pred.split("\n")
+        elif form < 0.08 and not rs:
+            pred = pred.encode("utf-8")
+        if len(refs) == 1 and rng.random() < 0.5:
+            refs = refs[0]
+        cases.append((pred, refs))
+    return cases
+
+
+def random_scorer(rng, flavor):
+    if flavor == "rouge_score":
+        types = rng.sample(RS_TYPES, rng.randint(1, len(RS_TYPES)))
+        return RougeScorer(types, flavor=flavor, use_stemmer=rng.random() < 0.5,
+                           multi_ref=rng.choice([None, "max", "average", "best"]),
+                           jackknife=rng.random() < 0.2, alpha=rng.choice([0.5, 0.5, 0.2, 1.0]))
+    types = rng.sample(PERL_TYPES, rng.randint(1, 6))
+    limit = rng.random()
+    return RougeScorer(types, flavor=flavor, use_stemmer=rng.random() < 0.4,
+                       remove_stopwords=rng.random() < 0.3,
+                       word_limit=rng.randint(1, 30) if limit < 0.2 else None,
+                       byte_limit=rng.randint(1, 120) if 0.2 <= limit < 0.4 else None,
+                       multi_ref=rng.choice([None, "average", "best", "max"]),
+                       jackknife=rng.choice([None, False, True]),
+                       alpha=rng.choice([0.5, 0.5, 0.0, 0.2, 1.0]))
+
+
+def assert_same(scorer, cases, n_jobs=1):
+    preds = [p for p, _ in cases]
+    refs = [r for _, r in cases]
+    py_scores, py_stats = score_examples(scorer, preds, refs, backend="python")
+    c_scores, c_stats = score_examples(scorer, preds, refs, n_jobs=n_jobs, backend="compiled")
+    assert len(c_scores) == len(py_scores)
+    for k, case in enumerate(cases):
+        assert repr(c_stats[k]) == repr(py_stats[k]), (scorer, case)
+        assert repr(c_scores[k]) == repr(py_scores[k]), (scorer, case)
+    return len(cases)
+
+
+def _fuzz(flavor, seed, scorers, per_scorer):
+    rng = random.Random(seed)
+    total = 0
+    for k in range(scorers):
+        scorer = random_scorer(rng, flavor)
+        total += assert_same(scorer, make_cases(seed * 1000 + k, per_scorer, flavor == "rouge_score"))
+    return total
+
+
+@pytest.mark.parametrize("flavor", ["rouge155", "paper", "rouge_score"])
+def test_random_cases_identical(flavor):
+    assert _fuzz(flavor, {"rouge155": 1, "paper": 2, "rouge_score": 3}[flavor], 40, 100) == 4000
+
+
+def test_every_type_with_default_options_identical():
+    cases = make_cases(7, 600)
+    assert_same(RougeScorer(PERL_TYPES), cases)
+    assert_same(RougeScorer(PERL_TYPES, use_stemmer=True, remove_stopwords=True), cases)
+    assert_same(RougeScorer(PERL_TYPES, flavor="paper"), cases)
+
+
+def test_threads_give_the_same_results():
+    cases = make_cases(11, 1200)
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeLsum", "rougeW-1.2", "rougeSU4"], use_stemmer=True)
+    assert_same(scorer, cases, n_jobs=2)
+    assert score_batch(scorer, [p for p, _ in cases], [r for _, r in cases], n_jobs=2) == \
+        score_batch(scorer, [p for p, _ in cases], [r for _, r in cases], backend="python")
+
+
+def test_long_single_sentences_use_bounded_memory():
+    # One 50,000-token sentence each side: LCS rows are bits, the union back-trace keeps only
+    # checkpoint rows past 32 MiB, and ROUGE-L (length only) needs O(m) memory.
+    rng = random.Random(5)
+    vocab = ["w%d" % k for k in range(3000)]
+    ref = " ".join(rng.choice(vocab) for _ in range(50000))
+    pred = " ".join(rng.choice(vocab) for _ in range(50000))
+    scorer = RougeScorer(["rouge1", "rougeL", "rougeLsum"])
+    _, (stats,) = score_examples(scorer, [pred], [ref], backend="compiled")
+    assert stats["rougeL"][0].hits == stats["rougeLsum"][0].hits <= stats["rouge1"][0].hits
+    ref, pred = " ".join(rng.choice(vocab[:40]) for _ in range(1500)), " ".join(rng.choice(vocab[:40]) for _ in range(1500))
+    assert_same(RougeScorer(["rougeL", "rougeLsum", "rougeW-1.2"]), [(pred, ref)])
+
+
+@pytest.mark.parametrize("limit", [1, 3, 40])
+def test_checkpointed_back_traces_identical(limit):
+    # Shrinking the table budget forces the block-recomputing back-traces of long sentences.
+    rng = random.Random(limit)
+    cases = []
+    for _ in range(30):
+        vocab = TINY if rng.random() < 0.5 else WORDS
+        ref = "\n".join(_sentence(rng, vocab, rng.randint(0, 150)) for _ in range(rng.randint(1, 3)))
+        pred = "\n".join(_sentence(rng, vocab, rng.randint(0, 150)) for _ in range(rng.randint(1, 3)))
+        cases.append((pred, [ref, _perturb(rng, ref, vocab)]))
+    old = compiled.core._set_table_limit(limit)
+    try:
+        assert_same(RougeScorer(["rougeLsum", "rougeW-1.2", "rougeW-2"]), cases)
+        assert_same(RougeScorer(["rougeLsum", "rougeW-1.2"], flavor="paper"), cases)
+    finally:
+        compiled.core._set_table_limit(old)
+
+
+def test_round5_matches_python_formatting():
+    rng = random.Random(3)
+    values = [rng.random() for _ in range(20000)] + [k / 200000 for k in range(0, 200001, 7)]
+    values += [k / 64 for k in range(65)] + [0.0, 1.0, 2 / 7, 1 / 3, 0.123455, 0.000005, 0.999995]
+    for x in values:
+        assert compiled.core.round5(x) == float("%.5f" % x), x
+
+
+def test_bootstrap_sums_identical():
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    rng = np.random.default_rng(1)
+    for n in (1, 2, 3, 17, 500):
+        values = np.round(rng.random((n, 6)), 5)
+        assert (replicate_sums(values, 300) == bootstrap.replicate_sums(values, 300)).all()
+    keys = ["%d.A" % (k + 1) for k in range(40)]
+    values = np.round(rng.random((40, 3)), 5)
+    assert perl_bootstrap(values, keys, 1000, 95) == bootstrap.perl_bootstrap(values, keys, 1000, 95)
+
+
+def test_engine_is_cached_and_follows_option_changes():
+    import copy
+
+    scorer = RougeScorer(["rouge1"])
+    first = compiled_scorer(scorer)
+    assert compiled_scorer(scorer) is first
+    clone = copy.deepcopy(scorer)                     # the cache lives outside the scorer
+    assert "_compiled_scorer" not in vars(scorer) and compiled_scorer(clone) is not first
+    scorer.use_stemmer = True                         # a changed option rebuilds the engine
+    assert compiled_scorer(scorer) is not first
+    assert compiled_scorer(RougeScorer(["rouge1"], flavor="rouge_score", tokenizer=str.split)) is None
+
+
+def test_bad_inputs_raise_the_python_errors():
+    scorer = RougeScorer(["rouge1"])
+    with pytest.raises(TypeError, match=r"predictions\[1\]"):
+        score_batch(scorer, ["a", 3], ["a", "b"])
+    with pytest.raises(ValueError, match=r"references\[0\] is empty"):
+        score_batch(scorer, ["a"], [[]])
+    with pytest.raises(ValueError, match="differ in length"):
+        score_batch(scorer, ["a"], ["a", "b"])
+
+
+def test_forcing_the_pure_python_engine():
+    code = "from rouge_full_metric import compiled; print(compiled.backend())"
+    env = dict(os.environ, ROUGE_FULL_METRIC_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.strip() == "python", out.stderr
+    env.pop("ROUGE_FULL_METRIC_PURE_PYTHON")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.strip() == "compiled", out.stderr
