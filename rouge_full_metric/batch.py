@@ -162,7 +162,8 @@ def _compiled_range(scorer, cs, predictions, references, start, stop, with_stats
         return _python_range(scorer, predictions, references, start, stop, with_stats)
 
 
-def _check_inputs(predictions, references):
+def check_corpus_inputs(predictions, references):
+    """The checks every corpus-level entry point makes: two lists of the same length."""
     if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Sequence):
         raise TypeError("predictions must be a list of texts, got %s" % type(predictions).__name__)
     if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
@@ -187,7 +188,7 @@ def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: 
     >>> per_example[0]["rouge2"], stats[0]["rouge2"][1]
     (Score(precision=0.33333, recall=0.66667, fmeasure=0.44444), PairStats(hits=1, reference_count=1, prediction_count=3, selection=1.0))
     """
-    _check_inputs(predictions, references)
+    check_corpus_inputs(predictions, references)
     jobs = _check_n_jobs(n_jobs)
     if backend not in (None, "compiled", "python"):
         raise ValueError("backend must be 'compiled', 'python' or None, got %r" % (backend,))

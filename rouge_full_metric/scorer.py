@@ -9,7 +9,7 @@ import numbers
 from collections import Counter
 from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
-from .batch import perl_bootstrap, score_batch, score_examples, score_one
+from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examples, score_one
 from .lcs import (lcs_length, sentence_weight_sum, union_lcs_hits, union_lcs_hits_unclipped,
                   union_wlcs_hits, wlcs_value, weight_table)
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
@@ -376,14 +376,7 @@ class RougeScorer:
         >>> r.aggregate["rouge1"].recall
         Stat(low=0.0, mid=0.50067, high=1.0, mean=0.5)
         """
-        if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Sequence):
-            raise TypeError("predictions must be a list of texts, got %s" % type(predictions).__name__)
-        if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
-            raise TypeError("references must be a list (one entry per prediction), got %s"
-                            % type(references).__name__)
-        if len(predictions) != len(references):
-            raise ValueError("predictions and references differ in length: %d vs %d"
-                             % (len(predictions), len(references)))
+        check_corpus_inputs(predictions, references)
         if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 <= confidence <= 100:
             raise ValueError("confidence must be a percentage in [0, 100], got %r" % (confidence,))
         if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 1:
