@@ -95,6 +95,9 @@ DEFAULTS = {
     "confidence_intervals": False, "confidence": 95, "n_bootstrap": 1000,
 }
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+# The options that shape the RougeScorer itself (the rest only change the report).
+_SCORER_OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit",
+                   "multi_ref", "jackknife", "alpha", "tokenizer")
 _UNSET = object()
 _EVALUATE_INIT = set(inspect.signature(evaluate.EvaluationModule.__init__).parameters) - {"self", "kwargs"}
 
@@ -156,6 +159,7 @@ class RougeFullMetric(evaluate.Metric):
         # evaluate keeps the file locks of the last compute() on the instance; they hold thread
         # locks that cannot be pickled and mean nothing in another process.
         state = self.__dict__.copy()
+        state.pop("_cached_scorer", None)   # rebuilt on demand; its token filter is a closure
         state["filelocks"] = []
         for name in ("filelock", "rendez_vous_lock"):
             if name in state:
@@ -217,13 +221,27 @@ class RougeFullMetric(evaluate.Metric):
             raise ValueError("aggregate must be 'bootstrap' or 'mean', got %r" % (options["aggregate"],))
         return options
 
-    @staticmethod
-    def _scorer(options):
-        return RougeScorer(options["rouge_types"] or DEFAULT_TYPES, flavor=options["flavor"],
-                           use_stemmer=options["use_stemmer"], remove_stopwords=options["remove_stopwords"],
-                           word_limit=options["word_limit"], byte_limit=options["byte_limit"],
-                           multi_ref=options["multi_ref"], jackknife=options["jackknife"], alpha=options["alpha"],
-                           tokenizer=options["tokenizer"])
+    def _scorer(self, options):
+        """The RougeScorer for these options, reused while they stay the same: compute() checks
+        the options with it and _compute() scores with it, and its stem cache stays warm across the
+        evaluations of a training run."""
+        key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(options.items())
+                    if k in _SCORER_OPTIONS)
+        try:
+            hash(key)
+        except TypeError:  # e.g. an unhashable tokenizer object: build afresh
+            key = None
+        cached = self.__dict__.get("_cached_scorer")
+        if key is not None and cached is not None and cached[0] == key:
+            return cached[1]
+        scorer = RougeScorer(options["rouge_types"] or DEFAULT_TYPES, flavor=options["flavor"],
+                             use_stemmer=options["use_stemmer"], remove_stopwords=options["remove_stopwords"],
+                             word_limit=options["word_limit"], byte_limit=options["byte_limit"],
+                             multi_ref=options["multi_ref"], jackknife=options["jackknife"], alpha=options["alpha"],
+                             tokenizer=options["tokenizer"])
+        if key is not None:
+            self._cached_scorer = (key, scorer)
+        return scorer
 
     def _empty_result(self, options):
         scorer = self._scorer(options)
