@@ -8,8 +8,8 @@ warnings and its fatal errors — while every number comes from the engine
 Perl's bootstrap (:mod:`.bootstrap`).
 
 How a run streams: for each peer (system), the evals are read one at a time and scored in batches
-of 256 by the engine's batch scorer (:mod:`.batch`, the compiled core when it is built; plain
-``score_corpus`` when that module is absent), keeping only each eval's three numbers per metric
+of 256 by the engine's batch scorer (:mod:`.batch`: the compiled core when it is built, else the
+pure-Python engine, with identical results), keeping only each eval's three numbers per metric
 (what the Perl keeps too); texts are dropped as soon as they are scored, so the texts never pile up.  Unlike the Perl,
 which re-reads every file once per metric, each file is read once per peer.
 
@@ -34,6 +34,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 from . import perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
+from .batch import perl_bootstrap, replicate_sums, score_examples
 from .bootstrap import Interval, perl_bootstrap_counts
 from .scoring import combined_counts, score_from_counts
 
@@ -418,27 +419,6 @@ class _PeerRun:
         return self.values[index][3 * slot:3 * slot + 3]
 
 
-def _score_examples(scorer, predictions, references, ids, peer_id):
-    """Per-example scores and per-reference statistics of a batch, from the engine's public API:
-    the batch scorer (compiled core when built) if this install has it, else ``score_corpus``."""
-    try:
-        from .batch import score_examples
-    except ImportError:
-        result = scorer.score_corpus(predictions, references, n_bootstrap=1, ids=ids, system_id=peer_id)
-        return result.per_example, result.statistics
-    return score_examples(scorer, predictions, references, with_statistics=True)
-
-
-def _bootstrap_sums():
-    """The engine's replicate sums and -t 0 bootstrap: compiled when built, else numpy (the same
-    numbers bit for bit)."""
-    try:
-        from .batch import perl_bootstrap, replicate_sums
-    except ImportError:
-        from .bootstrap import perl_bootstrap, replicate_sums
-    return perl_bootstrap, replicate_sums
-
-
 class _TextBatch:
     """Evals waiting to be scored by the engine, flushed in batches (memory stays flat)."""
 
@@ -460,8 +440,7 @@ class _TextBatch:
         if not self.items:
             return
         items, self.items = self.items, []
-        per_example, statistics = _score_examples(self.scorer, [it[2] for it in items], [it[3] for it in items],
-                                                  [str(it[0]) for it in items], self.peer_id)
+        per_example, statistics = score_examples(self.scorer, [it[2] for it in items], [it[3] for it in items])
         run, settings = self.run, self.run.settings
         for (slot, position, _, _, model_paths), stats, scores in zip(items, statistics, per_example):
             for i in self.text_indices:
@@ -576,11 +555,11 @@ def _write_peer(out, peer_id: str, run: _PeerRun, settings: Settings):
             table = np.hstack([np.frombuffer(run.values[i], dtype=np.float64).reshape(count, 3)
                                for i in printable])
             if settings.mode == 0:
-                flat = _bootstrap_sums()[0](table, keys, settings.resamples, settings.confidence)
+                flat = perl_bootstrap(table, keys, settings.resamples, settings.confidence)
                 intervals = {i: flat[3 * k:3 * k + 3] for k, i in enumerate(printable)}
             else:
                 grouped = perl_bootstrap_counts(table, keys, settings.resamples, settings.confidence,
-                                                settings.alpha, _bootstrap_sums()[1])
+                                                settings.alpha, replicate_sums)
                 intervals = {i: grouped[k] for k, i in enumerate(printable)}
     sorted_slots = sorted(range(count), key=lambda s: keys[s].encode("utf-8"))
     eval_slots = sorted(range(count), key=lambda s: _eval_order(keys[s])) if settings.per_eval else []

@@ -132,9 +132,11 @@ def test_official_output_byte_for_byte(name):
 
 
 @pytest.mark.parametrize("name", ["spl-official-options", "spl-t1", "spl-fB-t2", "see", "die-empty-model-w"])
-def test_without_the_batch_scorer(monkeypatch, name):
-    """The same bytes when the batch scorer (compiled core) is absent and score_corpus scores."""
-    monkeypatch.setitem(sys.modules, "rouge_full_metric.batch", None)
+def test_on_the_pure_python_engine(monkeypatch, name):
+    """The same bytes when the compiled core is absent and the pure-Python engine scores."""
+    from rouge_full_metric import compiled
+
+    monkeypatch.setattr(compiled, "AVAILABLE", False)
     case = next(c for c in CASES if c["name"] == name)
     status, out, err = run_cli(NOWHERE + case["args"], DATA)
     assert out == (DATA / case["stdout"]).read_bytes(), err
