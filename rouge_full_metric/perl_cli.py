@@ -32,10 +32,10 @@ import sys
 from array import array
 from typing import Dict, List, NamedTuple, Sequence, Tuple
 
-from . import perl_config, summary_formats
+from . import compiled, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
 from .batch import perl_bootstrap, replicate_sums, score_examples
-from .bootstrap import Interval, perl_bootstrap_counts
+from .bootstrap import Interval, interval, perl_bootstrap_counts
 from .scoring import combined_counts, score_from_counts
 
 __all__ = ["PerlDie", "getopts", "perl_number", "run", "OPTION_SPEC", "USAGE"]
@@ -408,15 +408,17 @@ def _eval_order(key: str):
 class _PeerRun:
     """The per-eval numbers of one peer for every metric, filled eval by eval.
 
-    Per metric a flat array of doubles, three per eval (R, P, F under -t 0; CNT, PCNT, HIT under
-    -t 1/2): 24 bytes an eval and metric is all that grows with the corpus.
+    One flat array of doubles, a row per eval with three per metric (R, P, F under -t 0; CNT,
+    PCNT, HIT under -t 1/2): 24 bytes an eval and metric is all that grows with the corpus, and
+    the rows are the bootstrap's table as they stand.
     """
 
     def __init__(self, settings: Settings, metrics: List[Metric]):
         self.settings = settings
         self.metrics = metrics
+        self.width = 3 * len(metrics)
         self.keys: List[str] = []
-        self.values: List[array] = [array("d") for _ in metrics]
+        self.values = array("d")
         self.errors: Dict[int, Tuple[int, PerlDie]] = {}
 
     def fail(self, indices, position: int, error: PerlDie):
@@ -432,23 +434,23 @@ class _PeerRun:
         return len(self.keys) - 1
 
     def reserve(self):
-        """Give every column a place (NaN) for every slot: columns grow in bulk, not per eval."""
-        need = 3 * len(self.keys)
-        for column in self.values:
-            if len(column) < need:
-                column.extend(array("d", [math.nan]) * (need - len(column)))
+        """Give every slot its row (NaN until written): the array grows in bulk, not per eval."""
+        missing = self.width * len(self.keys) - len(self.values)
+        if missing > 0:
+            self.values.extend(array("d", [math.nan]) * missing)
 
     def put(self, index: int, slot: int, hit, cnt, pcnt, score=None):
-        column, at = self.values[index], 3 * slot
-        if len(column) <= at:
+        values, at = self.values, slot * self.width + 3 * index
+        if len(values) <= at:
             self.reserve()
         if self.settings.mode == 0:
-            column[at], column[at + 1], column[at + 2] = score.recall, score.precision, score.fmeasure
+            values[at], values[at + 1], values[at + 2] = score.recall, score.precision, score.fmeasure
         else:
-            column[at], column[at + 1], column[at + 2] = cnt, pcnt, hit
+            values[at], values[at + 1], values[at + 2] = cnt, pcnt, hit
 
     def get(self, index: int, slot: int):
-        return self.values[index][3 * slot:3 * slot + 3]
+        at = slot * self.width + 3 * index
+        return self.values[at:at + 3]
 
 
 class _TextBatch:
@@ -473,37 +475,39 @@ class _TextBatch:
             return
         items, self.items = self.items, []
         run, settings = self.run, self.run.settings
-        mode = settings.mode
-        columns = [(i, run.values[i], run.metrics[i]) for i in self.text_indices]
+        values, width, mode = run.values, run.width, settings.mode
+        metrics = [(i, run.metrics[i]) for i in self.text_indices]
+        weighted = [(i, metric) for i, metric in metrics if metric.weighted]
         # Statistics are needed for the counts of -t 1/2 and, under -t 0, only to find a model
         # without tokens for ROUGE-W (where the Perl dies); building them costs time per eval.
-        with_stats = mode != 0 or any(metric.weighted for _, _, metric in columns)
+        with_stats = mode != 0 or bool(weighted)
         per_example, statistics = score_examples(self.scorer, [it[2] for it in items], [it[3] for it in items],
                                                  with_statistics=with_stats)
         run.reserve()
         for k, (slot, position, _, _, model_paths) in enumerate(items):
-            scores = per_example[k]
-            at = 3 * slot
-            for i, column, metric in columns:
-                if with_stats:
-                    pairs = statistics[k][metric.name]
-                    if metric.weighted:
-                        empty = [n for n, s in enumerate(pairs) if s.reference_count == 0]
-                        if empty:
-                            run.fail([i], position, PerlDie(
-                                "Illegal division by zero in %s: model summary %s has no tokens "
-                                "(ROUGE-1.5.5.pl dies here too)" % (metric.tag, model_paths[empty[0]])))
-                            continue
-                if mode == 0:
-                    precision, recall, fmeasure = scores[metric.name]
-                    column[at] = recall
-                    column[at + 1] = precision
-                    column[at + 2] = fmeasure
-                else:
-                    hit, cnt, pcnt = combined_counts(pairs, settings.multi_ref)
-                    column[at] = cnt
-                    column[at + 1] = pcnt
-                    column[at + 2] = hit
+            failed = ()
+            for i, metric in weighted:
+                pairs = statistics[k][metric.name]
+                empty = [n for n, s in enumerate(pairs) if s.reference_count == 0]
+                if empty:
+                    failed += (i,)
+                    run.fail([i], position, PerlDie(
+                        "Illegal division by zero in %s: model summary %s has no tokens "
+                        "(ROUGE-1.5.5.pl dies here too)" % (metric.tag, model_paths[empty[0]])))
+            row = slot * width
+            if mode == 0:
+                scores = per_example[k]
+                for i, metric in metrics:
+                    if i not in failed:
+                        at = row + 3 * i
+                        precision, recall, fmeasure = scores[metric.name]
+                        values[at], values[at + 1], values[at + 2] = recall, precision, fmeasure
+            else:
+                for i, metric in metrics:
+                    if i not in failed:
+                        at = row + 3 * i
+                        hit, cnt, pcnt = combined_counts(statistics[k][metric.name], settings.multi_ref)
+                        values[at], values[at + 1], values[at + 2] = cnt, pcnt, hit
 
 
 def _score_be(ev, peer_path, mode, settings: Settings, stderr):
@@ -579,6 +583,28 @@ def _score_peer(config, peer_id: str, settings: Settings, scorer, stderr, warned
 # ----------------------------------------------------------------------------- printing
 
 
+def _bootstrap_means(run: _PeerRun, sorted_slots: List[int], columns: List[int], settings: Settings):
+    """:func:`.bootstrap.perl_bootstrap` of the given columns of the run's rows (-t 0).
+
+    Bit-identical to it; with the compiled core the table goes to the replicate sums as bytes,
+    without numpy, whose import alone costs a tenth of a second per run.
+    """
+    if not compiled.AVAILABLE:
+        import numpy as np
+
+        table = np.frombuffer(run.values, dtype=np.float64).reshape(len(run.keys), run.width)
+        return perl_bootstrap(table[:, columns], run.keys, settings.resamples, settings.confidence)
+    count, width, resamples = len(sorted_slots), run.width, settings.resamples
+    rows = memoryview(run.values).cast("B")
+    size = 8 * width
+    table = b"".join([rows[size * s:size * s + size] for s in sorted_slots])
+    sums = array("d", bytes(8 * resamples * width))
+    compiled.core.replicate_sums(table, count, width, sums, resamples)
+    # means = sums / count, as perl_bootstrap divides them
+    return [interval([sums[r * width + k] / count for r in range(resamples)], settings.confidence)
+            for k in columns]
+
+
 def _fmt5(x: float) -> str:
     return "%7.5f" % x
 
@@ -592,23 +618,23 @@ def _write_peer(out, peer_id: str, run: _PeerRun, settings: Settings):
     keys = run.keys
     count = len(keys)
     intervals: Dict[int, List[Interval]] = {}
+    sorted_slots = sorted(range(count), key=lambda s: keys[s].encode("utf-8"))  # the Perl's order
     if printable and settings.mode != 2:
         if count == 0:
             zero = Interval(0.0, 0.0, 0.0)
             intervals = {i: [zero, zero, zero] for i in printable}
+        elif settings.mode == 0:
+            columns = [3 * i + k for i in printable for k in range(3)]
+            flat = _bootstrap_means(run, sorted_slots, columns, settings)
+            intervals = {i: flat[3 * k:3 * k + 3] for k, i in enumerate(printable)}
         else:
             import numpy as np
 
-            table = np.hstack([np.frombuffer(run.values[i], dtype=np.float64).reshape(count, 3)
-                               for i in printable])
-            if settings.mode == 0:
-                flat = perl_bootstrap(table, keys, settings.resamples, settings.confidence)
-                intervals = {i: flat[3 * k:3 * k + 3] for k, i in enumerate(printable)}
-            else:
-                grouped = perl_bootstrap_counts(table, keys, settings.resamples, settings.confidence,
-                                                settings.alpha, replicate_sums)
-                intervals = {i: grouped[k] for k, i in enumerate(printable)}
-    sorted_slots = sorted(range(count), key=lambda s: keys[s].encode("utf-8"))
+            table = np.frombuffer(run.values, dtype=np.float64).reshape(count, run.width)
+            table = table[:, [3 * i + k for i in printable for k in range(3)]]
+            grouped = perl_bootstrap_counts(table, keys, settings.resamples, settings.confidence,
+                                            settings.alpha, replicate_sums)
+            intervals = {i: grouped[k] for k, i in enumerate(printable)}
     eval_slots = sorted(range(count), key=lambda s: _eval_order(keys[s])) if settings.per_eval else []
     conf = _perl_bytes(settings.confidence_text)
     for i in printable:
