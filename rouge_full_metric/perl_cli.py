@@ -30,7 +30,7 @@ import os
 import re
 import sys
 from array import array
-from typing import Dict, List, NamedTuple, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import compiled, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
@@ -310,6 +310,22 @@ def _read_bytes(path: str) -> bytes:
         raise PerlDie("Cannot open %s (%s)" % (path, exc.strerror or exc), 2) from None
 
 
+def _read_files(paths: List[str]) -> List[Optional[bytes]]:
+    """Each file's bytes, None where it cannot be read (in C when the core is built)."""
+    if _core_read_files is not None:
+        return _core_read_files(paths)
+    contents = []
+    for path in paths:
+        try:
+            contents.append(_read_file(path))
+        except OSError:
+            contents.append(None)
+    return contents
+
+
+_core_read_files = getattr(compiled.core, "read_files", None) if compiled.AVAILABLE else None
+
+
 def _read_file(path: str) -> bytes:
     # os.open/os.read: a third of the cost of open().read(), which builds a buffered file object;
     # a config of 10,000 evaluations reads 20,000 small files.
@@ -344,10 +360,11 @@ def _read_text_eval(ev: perl_config.Eval, peer_path: str):
         # SPL files go to the engine whole: it splits them on newlines and drops empty lines,
         # exactly the SPL reader.  When a file cannot be read, the checks below run in the
         # Perl's order to raise its error.
-        try:
-            return _read_file(peer_path), [_read_file(path) for _, path in ev.models]
-        except OSError:
-            pass
+        paths = [peer_path]
+        paths += [path for _, path in ev.models]
+        contents = _read_files(paths)
+        if None not in contents:
+            return contents[0], contents[1:]
     _check_models(ev)
     fmt = _format_name(ev.input_format)
     peer_data = _read_bytes(peer_path)
@@ -465,8 +482,8 @@ class _TextBatch:
         self.peer_id = peer_id
         self.items = []
 
-    def add(self, slot, position, prediction, references, model_paths):
-        self.items.append((slot, position, prediction, references, model_paths))
+    def add(self, slot, position, prediction, references, ev):
+        self.items.append((slot, position, prediction, references, ev))
         if len(self.items) >= self.SIZE:
             self.flush()
 
@@ -484,7 +501,7 @@ class _TextBatch:
         per_example, statistics = score_examples(self.scorer, [it[2] for it in items], [it[3] for it in items],
                                                  with_statistics=with_stats)
         run.reserve()
-        for k, (slot, position, _, _, model_paths) in enumerate(items):
+        for k, (slot, position, _, _, ev) in enumerate(items):
             failed = ()
             for i, metric in weighted:
                 pairs = statistics[k][metric.name]
@@ -493,7 +510,7 @@ class _TextBatch:
                     failed += (i,)
                     run.fail([i], position, PerlDie(
                         "Illegal division by zero in %s: model summary %s has no tokens "
-                        "(ROUGE-1.5.5.pl dies here too)" % (metric.tag, model_paths[empty[0]])))
+                        "(ROUGE-1.5.5.pl dies here too)" % (metric.tag, ev.models[empty[0]][1])))
             row = slot * width
             if mode == 0:
                 scores = per_example[k]
@@ -562,7 +579,7 @@ def _score_peer(config, peer_id: str, settings: Settings, scorer, stderr, warned
                 run.fail(text_indices, position, error)
             else:
                 if references:
-                    batch.add(slot, position, prediction, references, [p for _, p in ev.models])
+                    batch.add(slot, position, prediction, references, ev)
                 else:
                     # An EVAL without models scores 0 and still counts as an instance.
                     zero = score_from_counts(0, 0, 0, settings.alpha)
