@@ -240,3 +240,15 @@ def test_forcing_the_pure_python_engine():
     env.pop("ROUGE_FULL_METRIC_PURE_PYTHON")
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True)
     assert out.stdout.strip() == "compiled", out.stderr
+
+
+def test_read_files_reads_whole_files_and_marks_failures(tmp_path):
+    big = bytes(range(256)) * 1000  # past the first 64 KiB buffer
+    (tmp_path / "big").write_bytes(big)
+    (tmp_path / "empty").write_bytes(b"")
+    (tmp_path / "café.spl").write_bytes(b"a\nb")
+    paths = [str(tmp_path / "big"), str(tmp_path / "empty"), str(tmp_path / "missing"), str(tmp_path),
+             os.fsencode(str(tmp_path / "café.spl"))]
+    assert compiled.core.read_files(paths) == [big, b"", None, None, b"a\nb"]
+    with pytest.raises(TypeError):
+        compiled.core.read_files([1])
