@@ -380,8 +380,8 @@ _CANONICAL_ELEMENTS = re.compile(
     '<(?:(P|M)%(s)s+ID%(s)s*=%(s)s*"([^"]*)"%(s)s*>([^<]*)|(EVAL)%(s)s+ID%(s)s*=%(s)s*"([^"]*)"'
     '|(PEER-ROOT|MODEL-ROOT)>([^<]*)|(INPUT-FORMAT)%(s)s+TYPE%(s)s*=%(s)s*"([^"]*)")' % {"s": _XML_S})
 # Bytes that make a document non-canonical: ones XML forbids or rewrites (\r), and "&" (entity
-# and character references).  Markup other than elements (<!-- -->, <![CDATA[, <!DOCTYPE, <?pi)
-# fails _CANONICAL_BODY.
+# and character references); "]]>" is not allowed in text either.  Markup other than elements
+# (<!-- -->, <![CDATA[, <!DOCTYPE, <?pi) fails _CANONICAL_BODY.
 _NON_CANONICAL_BYTES = bytes(range(0, 9)) + b"\x0b\x0c" + bytes(range(0x0e, 0x20)) + b"\r&"
 
 
@@ -389,7 +389,7 @@ def _read_canonical(data):
     """The Config of a canonical config document (bytes), or None when it is not one."""
     if (not isinstance(data, bytes) or data[:3] == b"\xef\xbb\xbf"
             or len(data.translate(None, _NON_CANONICAL_BYTES)) != len(data)
-            or b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data):
+            or b"\xef\xbf\xbe" in data or b"\xef\xbf\xbf" in data or b"]]>" in data):
         return None
     try:
         text = data.decode("utf-8")

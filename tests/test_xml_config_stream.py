@@ -17,7 +17,7 @@ from rouge_full_metric.perl_config import _read_canonical, _read_streaming, pars
 from xml_config_reference import parse_xml_config_dom
 
 IDS = ["1", "2", "10", "a", "", "D30001.M.100.T.A", " x ", "1", "2"]
-FILES = ["f.spl", " f.spl ", "\n  dir/f.html\n", "", "café.txt", "a&amp;b", "a > b", "  ", "x\ty"]
+FILES = ["f.spl", " f.spl ", "\n  dir/f.html\n", "", "café.txt", "a&amp;b", "a > b", "  ", "x\ty", "a]]>b", "a]]b"]
 TYPES = ["SPL", "spl", "SEE", "Isi", "SIMPLE", "HTML", "SPL&#10;", " SPL", ""]
 
 
@@ -173,6 +173,7 @@ def test_canonical_path_takes_program_written_configs():
     b'\xef\xbb\xbf<R></R>',
     b'<R><EVAL ID="1"></EVAL></R><!-- after -->',
     b'<R><EVAL ID="1"></EVAL>',
+    b'<R><EVAL ID="1"><PEERS><P ID="s">a]]>b</P></PEERS></EVAL></R>',
 ])
 def test_anything_unusual_leaves_the_canonical_path(data):
     assert _read_canonical(data) is None
