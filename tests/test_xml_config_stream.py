@@ -11,13 +11,18 @@ import random
 
 import pytest
 
-from rouge_full_metric import perl_config
-from rouge_full_metric.perl_config import _read_canonical, _read_streaming, parse_xml_config
+from rouge_full_metric import compiled, perl_config
+from rouge_full_metric.perl_config import _read_canonical, _read_streaming, _scan_regex, parse_xml_config
 
 from xml_config_reference import parse_xml_config_dom
 
 IDS = ["1", "2", "10", "a", "", "D30001.M.100.T.A", " x ", "1", "2"]
 FILES = ["f.spl", " f.spl ", "\n  dir/f.html\n", "", "café.txt", "a&amp;b", "a > b", "  ", "x\ty", "a]]>b", "a]]b"]
+DECLARATIONS = ['<?xml version="1.0" encoding="UTF-8"?>', "<?xml version='1.0' standalone='yes'?>",
+                '<?xml version="1.0" encoding="utf-8" standalone="no" ?>', '<?xml version="1.0"?>',
+                '<?xml  version = "1.0"\tencoding=\'Utf-8\'?>', '<?xml version="1.1"?>',
+                '<?xml version="1.0"encoding="utf-8"?>', '<?xml version="1.0" standalone="maybe"?>',
+                '<?xml version="1.0" encoding="utf-8\'?>', '<?xmlversion="1.0"?>']
 TYPES = ["SPL", "spl", "SEE", "Isi", "SIMPLE", "HTML", "SPL&#10;", " SPL", ""]
 
 
@@ -109,7 +114,7 @@ def _document(rng, odd):
     doc = "<%s%s>%s</%s>\n" % (root, attrs, body, root)
     r = rng.random()
     if r < 0.3:
-        doc = '<?xml version="1.0" encoding="UTF-8"?>\n' + doc
+        doc = rng.choice(DECLARATIONS) + rng.choice(["\n", "", " "]) + doc
     elif r < 0.35:
         doc = '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + doc
     elif odd and r < 0.4:
@@ -142,6 +147,8 @@ def test_streaming_reader_equals_dom_walk(odd):
         expected = _outcome(parse_xml_config_dom, data)
         assert _outcome(_read_streaming, data) == expected, data
         assert _outcome(parse_xml_config, data) == expected, data
+        if compiled.AVAILABLE:  # the C scanner and the regular expressions accept the same documents
+            assert compiled.core.scan_config(data) == _scan_regex(data), data
         fast = _read_canonical(data)
         if fast is not None:
             canonical += 1
