@@ -417,45 +417,56 @@ def _scan_regex(data):
 
 
 def _scan(data):
-    """:func:`_scan_regex`, in C when the core is built (the same answer, ten times faster)."""
+    """:func:`_scan_regex` in chunks of elements (one chunk: the whole list), in C when the core
+    is built; yields None where the document turns out not to be canonical."""
     scan = getattr(compiled.core, "scan_config", None) if compiled.AVAILABLE else None
-    return scan(data) if scan is not None else _scan_regex(data)
+    if scan is None:
+        yield _scan_regex(data)
+        return
+    position = 0
+    while position >= 0:
+        chunk = scan(data, position)
+        if chunk is None:
+            yield None
+            return
+        elements, position = chunk
+        yield elements
 
 
 def _read_canonical(data):
     """The Config of a canonical config document (bytes), or None when it is not one."""
-    elements = _scan(data)
-    if elements is None:
-        return None
     evals, peer_ids, formats = {}, {}, {}
     state = None
-    for item, item_id, item_text, is_eval, eval_id, root_tag, root_text, is_format, input_type in elements:
-        if item == "P":
-            peer_ids.setdefault(item_id, None)
-            if item_text:  # no text: no text node, nothing is assigned
-                state.peer_files[item_id] = _perl_trim(item_text)
-        elif item:
-            state.model_ids.append(item_id)
-            if item_text:
-                state.model_files[item_id] = _perl_trim(item_text)
-        elif is_eval:
-            state = evals.get(eval_id)
-            if state is None:
-                state = evals[eval_id] = _EvalState(eval_id)
-        elif root_tag:
-            if root_text:
-                if root_tag == "PEER-ROOT":
-                    state.peer_root = _perl_trim(root_text)
-                else:
-                    state.model_root = _perl_trim(root_text)
-        else:
-            input_format = formats.get(input_type)
-            if input_format is None:
-                found = _INPUT_TYPE.fullmatch(input_type)
-                if not found:
-                    return None  # the expat pass raises the error
-                input_format = formats[input_type] = found.group(1).upper()
-            state.input_format = input_format
+    for elements in _scan(data):
+        if elements is None:
+            return None
+        for item, item_id, item_text, is_eval, eval_id, root_tag, root_text, _, input_type in elements:
+            if item == "P":
+                peer_ids.setdefault(item_id, None)
+                if item_text:  # no text: no text node, nothing is assigned
+                    state.peer_files[item_id] = _perl_trim(item_text)
+            elif item:
+                state.model_ids.append(item_id)
+                if item_text:
+                    state.model_files[item_id] = _perl_trim(item_text)
+            elif is_eval:
+                state = evals.get(eval_id)
+                if state is None:
+                    state = evals[eval_id] = _EvalState(eval_id)
+            elif root_tag:
+                if root_text:
+                    if root_tag == "PEER-ROOT":
+                        state.peer_root = _perl_trim(root_text)
+                    else:
+                        state.model_root = _perl_trim(root_text)
+            else:
+                input_format = formats.get(input_type)
+                if input_format is None:
+                    found = _INPUT_TYPE.fullmatch(input_type)
+                    if not found:
+                        return None  # the expat pass raises the error
+                    input_format = formats[input_type] = found.group(1).upper()
+                state.input_format = input_format
     return Config([state.build() for state in evals.values()], list(peer_ids))
 
 
