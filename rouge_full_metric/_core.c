@@ -9,8 +9,9 @@
  *
  * Threading model: a Worker owns every mutable buffer (interner, scratch), so several Workers
  * can run on several threads with the GIL released.  The GIL is re-taken only to call the
- * Python token filter (stemmer / stop words) the first time a Worker sees a token, and to build
- * the result objects.
+ * Python token filter the first time a Worker sees a token the native filter (stop words and
+ * the ROUGE-1.5.5 stemmer in C, flavors rouge155 and paper) does not handle, and to build the
+ * result objects.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -183,23 +184,33 @@ static int interner_rehash(Interner *in, Py_ssize_t newcap) {
     return 0;
 }
 
-/* Index of the entry for s (created with fin = init_fin, or fin = own index when init_fin is
- * -4), or -1 when out of memory. */
-static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin, uint64_t h, uint64_t head) {
-    if (in->tabcap == 0 && interner_rehash(in, 1024)) return -1;
+/* Index of the entry for s, or -1 with *slotp the empty slot where it would go. */
+static inline Py_ssize_t probe(const Interner *in, const char *s, Py_ssize_t n, uint64_t h, uint64_t head,
+                               uint64_t *slotp) {
     uint64_t hi = h & 0xFFFFFFFF00000000ULL;
     uint64_t mask = (uint64_t)in->tabcap - 1, slot = h & mask;
     for (;;) {
         uint64_t e = in->tab[slot];
         if (!e) break;
         if ((e & 0xFFFFFFFF00000000ULL) == hi) {
-            Entry *en = &in->ent[(e & 0xFFFFFFFFULL) - 1];
+            const Entry *en = &in->ent[(e & 0xFFFFFFFFULL) - 1];
             if (en->len == (uint32_t)n && en->head == head &&
                 (n <= 8 || memcmp(in->arena + en->off + 8, s + 8, (size_t)(n - 8)) == 0))
                 return (Py_ssize_t)(e & 0xFFFFFFFFULL) - 1;
         }
         slot = (slot + 1) & mask;
     }
+    *slotp = slot;
+    return -1;
+}
+
+/* Index of the entry for s (created with fin = init_fin, or fin = own index when init_fin is
+ * -4), or -1 when out of memory. */
+static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin, uint64_t h, uint64_t head) {
+    if (in->tabcap == 0 && interner_rehash(in, 1024)) return -1;
+    uint64_t slot = 0;
+    Py_ssize_t found = probe(in, s, n, h, head, &slot);
+    if (found >= 0) return found;
     if (grow((void **)&in->ent, &in->capent, in->nent + 1, sizeof(Entry))) return -1;
     if (grow((void **)&in->arena, &in->acap, in->alen + n + 1, 1)) return -1;
     Py_ssize_t idx = in->nent++;
@@ -211,13 +222,175 @@ static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t in
     en->fin = init_fin == -4 ? (int32_t)idx : init_fin;
     memcpy(in->arena + in->alen, s, (size_t)n);
     in->alen += n;
-    in->tab[slot] = hi | (uint64_t)(idx + 1);
+    in->tab[slot] = (h & 0xFFFFFFFF00000000ULL) | (uint64_t)(idx + 1);
     if (in->nent * 2 > in->tabcap && interner_rehash(in, in->tabcap * 2)) return -1;
     return idx;
 }
 
 static Py_ssize_t intern(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin) {
     return intern_h(in, s, n, init_fin, hash_bytes(s, n), head_of(s, n));
+}
+
+/* Index of the entry for s, or -1 when absent (never inserts: safe on a shared, read-only table). */
+static Py_ssize_t lookup(const Interner *in, const char *s, Py_ssize_t n) {
+    uint64_t slot, head = head_of(s, n);
+    return in->tabcap ? probe(in, s, n, hash_tok(s, n, head), head, &slot) : -1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the ROUGE-1.5.5 stemmer (stemmer.py), for tokens the token filter handles natively          */
+
+/* Character classes of the Porter regexes, one bit each; every byte outside the listed vowels
+ * is a consonant, the upper-case Y that marks an initial y included. */
+enum {
+    PC_C = 1,    /* [^aeiou] */
+    PC_N = 2,    /* [^aeiouy] */
+    PC_V = 4,    /* [aeiouy] */
+    PC_U = 8,    /* [aeiou] */
+    PC_W = 16,   /* [^aeiouwxy] */
+    PC_D = 32    /* [^aeiouylsz] */
+};
+static unsigned char PCLASS[256];
+
+/* c != 0: strchr would find the terminator */
+static int in_set(const char *set, int c) { return c && strchr(set, c) != NULL; }
+
+static void init_porter_classes(void) {
+    for (int c = 0; c < 256; c++) {
+        int vowel = in_set("aeiou", c);
+        PCLASS[c] = (unsigned char)(vowel ? PC_U | PC_V : PC_C | (c == 'y' ? PC_V : PC_N));
+        if (!vowel && !in_set("wxy", c)) PCLASS[c] |= PC_W;
+        if (!vowel && !in_set("ylsz", c)) PCLASS[c] |= PC_D;
+    }
+}
+
+static int pclass_bit(char k) {
+    switch (k) {
+    case 'c': return PC_C;
+    case 'N': return PC_N;
+    case 'v': return PC_V;
+    case 'U': return PC_U;
+    default: return PC_W;   /* 'W' */
+    }
+}
+
+/* Does pattern p (class letters, each optionally followed by '*', then an optional '$') match
+ * s[i:n] from its start?  A backtracking matcher like the regex engines; every star in the
+ * patterns below is followed by a disjoint class or by the end, so backtracking is linear. */
+static int pmatch(const char *p, const unsigned char *s, Py_ssize_t i, Py_ssize_t n) {
+    for (;;) {
+        if (!*p) return 1;
+        if (*p == '$') return i == n;
+        int bit = pclass_bit(*p);
+        if (p[1] == '*') {
+            Py_ssize_t j = i;
+            while (j < n && (PCLASS[s[j]] & bit)) j++;
+            for (; j >= i; j--)
+                if (pmatch(p + 2, s, j, n)) return 1;
+            return 0;
+        }
+        if (i >= n || !(PCLASS[s[i]] & bit)) return 0;
+        p++;
+        i++;
+    }
+}
+
+/* The measure regexes with C = cN*, V = vU*; each optional group (C)? or (V)? is expanded into
+ * the alternatives with and without it. */
+static const char *const P_MGR0[] = {"cN*vU*cN*", "vU*cN*", NULL};                  /* ^(C)?VC */
+static const char *const P_MEQ1[] = {"cN*vU*cN*vU*$", "cN*vU*cN*$", "vU*cN*vU*$", "vU*cN*$", NULL};
+static const char *const P_MGR1[] = {"cN*vU*cN*vU*cN*", "vU*cN*vU*cN*", NULL};      /* ^(C)?VCVC */
+static const char *const P_VOWEL[] = {"cN*v", "v", NULL};                           /* ^(C)?v */
+static const char *const P_CVC[] = {"cN*vW$", NULL};                                /* ^Cv[^aeiouwxy]$ */
+
+static int ptest(const char *const *alts, const char *w, Py_ssize_t n) {
+    for (; *alts; alts++)
+        if (pmatch(*alts, (const unsigned char *)w, 0, n)) return 1;
+    return 0;
+}
+
+static int ends(const char *w, Py_ssize_t n, const char *suf) {
+    size_t k = strlen(suf);
+    return (size_t)n >= k && memcmp(w + n - k, suf, k) == 0;
+}
+
+typedef struct { const char *from, *to; } Rule;
+
+static const Rule STEP2[] = {
+    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"}, {"anci", "ance"}, {"izer", "ize"},
+    {"bli", "ble"}, {"alli", "al"}, {"entli", "ent"}, {"eli", "e"}, {"ousli", "ous"},
+    {"ization", "ize"}, {"ation", "ate"}, {"ator", "ate"}, {"alism", "al"}, {"iveness", "ive"},
+    {"fulness", "ful"}, {"ousness", "ous"}, {"aliti", "al"}, {"iviti", "ive"}, {"biliti", "ble"},
+    {"logi", "log"}, {NULL, NULL}};
+static const Rule STEP3[] = {
+    {"icate", "ic"}, {"ative", ""}, {"alize", "al"}, {"iciti", "ic"}, {"ical", "ic"}, {"ful", ""},
+    {"ness", ""}, {NULL, NULL}};
+static const Rule STEP4[] = {
+    {"al", ""}, {"ance", ""}, {"ence", ""}, {"er", ""}, {"ic", ""}, {"able", ""}, {"ible", ""},
+    {"ant", ""}, {"ement", ""}, {"ou", ""}, {"ism", ""}, {"ate", ""}, {"iti", ""}, {"ous", ""},
+    {"ive", ""}, {"ize", ""}, {NULL, NULL}};
+
+/* A step's "(s1|s2|...)$" searched leftmost-first: the longest suffix of the list that ends w
+ * is the one tested, and a failed test does not fall back to a shorter one. */
+static Py_ssize_t apply_rules(const Rule *r, const char *const *cond, char *w, Py_ssize_t n) {
+    const Rule *best = NULL;
+    for (; r->from; r++)
+        if (ends(w, n, r->from) && (!best || strlen(r->from) > strlen(best->from))) best = r;
+    if (!best) return n;
+    Py_ssize_t k = n - (Py_ssize_t)strlen(best->from);
+    if (!ptest(cond, w, k)) return n;
+    memcpy(w + k, best->to, strlen(best->to));
+    return k + (Py_ssize_t)strlen(best->to);
+}
+
+/* stemmer.porter_stem on w[0:n], in place; returns the new length.  w needs room for n + 1
+ * bytes (enci -> ence grows the word by one). */
+static Py_ssize_t porter(char *w, Py_ssize_t n) {
+    if (n < 3) return n;
+    int initial_y = w[0] == 'y';
+    if (initial_y) w[0] = 'Y';
+
+    /* 1a: (ss|i)es$ -> group, else ([^s])s$ -> group */
+    if (ends(w, n, "sses") || ends(w, n, "ies")) n -= 2;
+    else if (w[n - 1] == 's' && w[n - 2] != 's') n -= 1;
+
+    /* 1b */
+    if (ends(w, n, "eed")) {
+        if (ptest(P_MGR0, w, n - 3)) n -= 1;
+    } else {
+        Py_ssize_t k = ends(w, n, "ed") ? n - 2 : ends(w, n, "ing") ? n - 3 : -1;
+        if (k >= 0 && ptest(P_VOWEL, w, k)) {
+            n = k;
+            if (ends(w, n, "at") || ends(w, n, "bl") || ends(w, n, "iz")) w[n++] = 'e';
+            else if (n >= 2 && w[n - 1] == w[n - 2] && (PCLASS[(unsigned char)w[n - 1]] & PC_D)) n--;
+            else if (ptest(P_CVC, w, n)) w[n++] = 'e';
+        }
+    }
+
+    /* 1c */
+    if (ends(w, n, "y") && ptest(P_VOWEL, w, n - 1)) w[n - 1] = 'i';
+
+    n = apply_rules(STEP2, P_MGR0, w, n);
+    n = apply_rules(STEP3, P_MGR0, w, n);
+
+    /* 4, Lin's cascade: each test runs on the result of the previous one */
+    n = apply_rules(STEP4, P_MGR1, w, n);
+    if (ends(w, n, "ment") && ptest(P_MGR1, w, n - 4)) n -= 4;
+    if (ends(w, n, "ent")) {
+        if (ptest(P_MGR1, w, n - 3)) n -= 3;
+    } else if ((ends(w, n, "sion") || ends(w, n, "tion")) && ptest(P_MGR1, w, n - 3)) {
+        n -= 3;   /* the s/t stays */
+    }
+
+    /* 5 */
+    if (ends(w, n, "e")) {
+        Py_ssize_t k = n - 1;
+        if (ptest(P_MGR1, w, k) || (ptest(P_MEQ1, w, k) && !ptest(P_CVC, w, k))) n = k;
+    }
+    if (ends(w, n, "ll") && ptest(P_MGR1, w, n)) n--;
+
+    if (initial_y) w[0] = 'y';   /* Perl's lcfirst; the word never loses its first letter */
+    return n;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -241,6 +414,11 @@ typedef struct {
     int multi_ref, jackknife, rounded, rs_f;
     double alpha;
     PyObject *filter;       /* callable(str) -> str | None, or NULL */
+    /* tokenization.make_token_filter in C for [a-z0-9] tokens (filter stays the fallback):
+     * stops holds the stop words, exc the exception table (a key's fin: its base form's entry;
+     * a base form that is no key has fin -1).  Read-only once built, so Workers share it. */
+    int native, stem, drop_stop;
+    Interner stops, exc;
     PyObject *score_type, *stats_type;
 } EngineObject;
 
@@ -272,6 +450,7 @@ typedef struct {
     uint32_t stamp;
     TextBuf *tb; Py_ssize_t ntb, tbcap;
     char *tbuf; Py_ssize_t tbcap_chars;
+    char *sbuf; Py_ssize_t sbufcap;     /* the word being stemmed */
     Span *lines; Py_ssize_t nlines, linescap;
     char *flat; Py_ssize_t flatcap;
     IVec pdist;                         /* distinct tokens of the prediction */
@@ -350,10 +529,53 @@ static int ensure_vocab(WorkerObject *w) {
     return 0;
 }
 
-/* The final id of interned raw token idx: the token filter (stop words, stemmer) runs in
- * Python, once per token per Worker; -1 means dropped. */
+/* stemmer.stem of the ASCII lowercase word in buf[0:n] (room for n + 1 bytes): the exception
+ * table's base form, else the Porter stem, computed in place. */
+static const char *morph_stem(const EngineObject *e, char *buf, Py_ssize_t n, Py_ssize_t *len) {
+    Py_ssize_t k = lookup(&e->exc, buf, n);
+    if (k >= 0 && e->exc.ent[k].fin >= 0) {
+        const Entry *base = &e->exc.ent[e->exc.ent[k].fin];
+        *len = base->len;
+        return e->exc.arena + base->off;
+    }
+    *len = porter(buf, n);
+    return buf;
+}
+
+/* make_token_filter's answer for raw token idx, without Python: -1 dropped, else the interned
+ * id of the result; -3 when the token is not made of [a-z0-9] bytes only (or out of memory,
+ * with c->err set). */
+static int32_t native_final(Ctx *c, Py_ssize_t idx) {
+    WorkerObject *w = c->w;
+    const EngineObject *e = w->eng;
+    Py_ssize_t n = w->in.ent[idx].len;
+    const unsigned char *t = (const unsigned char *)w->in.arena + w->in.ent[idx].off;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!t[k] || LOWER_ALNUM[t[k]] != t[k]) return -3;
+    int32_t fin = (int32_t)idx;
+    if (e->drop_stop && lookup(&e->stops, (const char *)t, n) >= 0) fin = -1;
+    else if (e->stem && n > 3) {
+        /* a copy: interning the result may move the arena */
+        if (grow((void **)&w->sbuf, &w->sbufcap, n + 8, 1)) { c->err = ERR_NOMEM; return -3; }
+        memcpy(w->sbuf, t, (size_t)n);
+        Py_ssize_t len;
+        const char *r = morph_stem(e, w->sbuf, n, &len);
+        Py_ssize_t k = intern(&w->in, r, len, -2);
+        if (k < 0) { c->err = ERR_NOMEM; return -3; }
+        fin = (int32_t)k;
+    }
+    w->in.ent[idx].fin = fin;
+    return fin;
+}
+
+/* The final id of interned raw token idx, once per token per Worker: the native filter when it
+ * applies, else the Python token filter (stop words, stemmer); -1 means dropped. */
 static int32_t resolve_final(Ctx *c, Py_ssize_t idx) {
     WorkerObject *w = c->w;
+    if (w->eng->native) {
+        int32_t fin = native_final(c, idx);
+        if (fin != -3 || c->err) return fin;
+    }
     if (c->nogil) PyEval_RestoreThread(c->ts);
     int32_t fin = -3;
     PyObject *tok = PyUnicode_DecodeLatin1(w->in.arena + w->in.ent[idx].off, w->in.ent[idx].len, NULL);
@@ -1561,21 +1783,72 @@ static void Engine_dealloc(EngineObject *self) {
         PyMem_Free(self->types);
     }
     Py_XDECREF(self->filter);
+    interner_free(&self->stops);
+    interner_free(&self->exc);
     Py_XDECREF(self->score_type);
     Py_XDECREF(self->stats_type);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* UTF-8 of a str; *ascii: whether every byte is ASCII (only such keys can meet a native token). */
+static const char *utf8_of(PyObject *o, Py_ssize_t *n, int *ascii) {
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "expected a str, got %.100s", Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    const char *s = PyUnicode_AsUTF8AndSize(o, n);
+    *ascii = 1;
+    for (Py_ssize_t k = 0; s && k < *n; k++)
+        if ((unsigned char)s[k] >= 0x80) *ascii = 0;
+    return s;
+}
+
+/* native = (use_stemmer, remove_stopwords, stop words, {inflected: base form}) */
+static int set_native(EngineObject *self, PyObject *native) {
+    int stem, stop, ascii;
+    PyObject *words, *table, *item, *key, *value;
+    if (!PyArg_ParseTuple(native, "ppOO!", &stem, &stop, &words, &PyDict_Type, &table)) return -1;
+    interner_free(&self->stops);
+    interner_free(&self->exc);
+    PyObject *it = PyObject_GetIter(words);
+    if (!it) return -1;
+    while ((item = PyIter_Next(it))) {
+        Py_ssize_t n;
+        const char *s = utf8_of(item, &n, &ascii);
+        if (s && ascii && intern(&self->stops, s, n, -1) < 0) PyErr_NoMemory();
+        Py_DECREF(item);
+        if (PyErr_Occurred()) break;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(table, &pos, &key, &value)) {
+        Py_ssize_t kn, vn;
+        int vascii;
+        const char *k = utf8_of(key, &kn, &ascii), *v = k ? utf8_of(value, &vn, &vascii) : NULL;
+        if (!v) return -1;
+        if (!ascii) continue;
+        Py_ssize_t vi = intern(&self->exc, v, vn, -1), ki = vi < 0 ? -1 : intern(&self->exc, k, kn, -1);
+        if (ki < 0) { PyErr_NoMemory(); return -1; }
+        self->exc.ent[ki].fin = (int32_t)vi;
+    }
+    self->native = 1;
+    self->stem = stem;
+    self->drop_stop = stop;
+    return 0;
+}
+
 /* Engine(flavor, types, word_limit, byte_limit, multi_ref, jackknife, alpha, token_filter,
- *        Score, PairStats); types: [(name, kind, n, weight, max_gap or -1, unigrams)] */
+ *        Score, PairStats[, native]); types: [(name, kind, n, weight, max_gap or -1, unigrams)];
+ * native (see set_native) makes the core apply token_filter's stop words and stemmer itself. */
 static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
     const char *flavor, *multi_ref;
-    PyObject *types, *filter, *score_type, *stats_type;
+    PyObject *types, *filter, *score_type, *stats_type, *native = Py_None;
     Py_ssize_t wl, bl;
     int jack;
     double alpha;
-    if (!PyArg_ParseTuple(args, "sOnnspdOOO", &flavor, &types, &wl, &bl, &multi_ref, &jack, &alpha,
-                          &filter, &score_type, &stats_type))
+    if (!PyArg_ParseTuple(args, "sOnnspdOOO|O", &flavor, &types, &wl, &bl, &multi_ref, &jack, &alpha,
+                          &filter, &score_type, &stats_type, &native))
         return -1;
     if (!strcmp(flavor, "rouge155")) self->flavor = FLAVOR_ROUGE155;
     else if (!strcmp(flavor, "paper")) self->flavor = FLAVOR_PAPER;
@@ -1636,6 +1909,13 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
         Py_INCREF(filter);
         self->filter = filter;
     }
+    self->native = 0;
+    if (native != Py_None) {
+        /* tokens outside [a-z0-9] still go to the Python filter */
+        if (!self->filter) { PyErr_SetString(PyExc_TypeError, "a native filter needs token_filter as its fallback"); return -1; }
+        if (self->flavor == FLAVOR_RS) { PyErr_SetString(PyExc_ValueError, "flavor rouge_score has no native filter"); return -1; }
+        if (set_native(self, native)) return -1;
+    }
     Py_INCREF(score_type); self->score_type = score_type;
     Py_INCREF(stats_type); self->stats_type = stats_type;
     return 0;
@@ -1657,9 +1937,41 @@ static PyObject *Engine_worker(EngineObject *self, PyObject *unused) {
     return (PyObject *)w;
 }
 
+/* An ASCII str without '\n' (where Python's "$" would also match before a final newline) as a
+ * new PyMem buffer with room to stem it, lower-cased if lower. */
+static char *stem_arg(PyObject *arg, Py_ssize_t *n, int lower) {
+    int ascii;
+    const char *s = utf8_of(arg, n, &ascii);
+    if (!s) return NULL;
+    if (!ascii || memchr(s, '\n', (size_t)*n)) {
+        PyErr_SetString(PyExc_ValueError, "the C stemmer takes ASCII words without a newline");
+        return NULL;
+    }
+    char *buf = (char *)PyMem_Malloc((size_t)*n + 8);
+    if (!buf) { PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t k = 0; k < *n; k++) buf[k] = lower && s[k] >= 'A' && s[k] <= 'Z' ? (char)(s[k] + 32) : s[k];
+    return buf;
+}
+
+static PyObject *Engine_stem(EngineObject *self, PyObject *arg) {
+    if (!self->native || !self->stem) {
+        PyErr_SetString(PyExc_ValueError, "this Engine has no native stemmer");
+        return NULL;
+    }
+    Py_ssize_t n, len;
+    char *buf = stem_arg(arg, &n, 1);
+    if (!buf) return NULL;
+    const char *r = morph_stem(self, buf, n, &len);
+    PyObject *out = PyUnicode_DecodeUTF8(r, len, NULL);
+    PyMem_Free(buf);
+    return out;
+}
+
 static PyMethodDef Engine_methods[] = {
     {"worker", (PyCFunction)Engine_worker, METH_NOARGS,
      "A new Worker: the scratch state (token cache, buffers) of one scoring thread."},
+    {"stem", (PyCFunction)Engine_stem, METH_O,
+     "stem(word) -> stemmer.stem(word) computed by the native filter (ASCII words; for tests)."},
     {NULL}
 };
 
@@ -1687,7 +1999,7 @@ static void Worker_dealloc(WorkerObject *w) {
     free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->dused); free(w->ucnt); free(w->uused);
     free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
-    free(w->tb); free(w->tbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
+    free(w->tb); free(w->tbuf); free(w->sbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
     free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp);
     free(w->lps.v); free(w->lrs.v); free(w->lrso);
     free(w->masks); free(w->rows); free(w->ck); free(w->wc); free(w->wr); free(w->zeros); free(w->wck); free(w->wckr);
@@ -2424,10 +2736,20 @@ error:
     return NULL;
 }
 
+static PyObject *mod_porter_stem(PyObject *self, PyObject *arg) {
+    Py_ssize_t n;
+    char *buf = stem_arg(arg, &n, 0);
+    if (!buf) return NULL;
+    PyObject *out = PyUnicode_DecodeASCII(buf, porter(buf, n), NULL);
+    PyMem_Free(buf);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"scan_config", mod_scan_config, METH_VARARGS,
      "scan_config(data, pos=0, max_evals=1024) -> (elements, next pos or -1) of a canonical ROUGE config, or None."},
     {"read_files", mod_read_files, METH_O, "read_files(paths) -> [bytes or None]: whole files (None: unreadable)."},
+    {"porter_stem", mod_porter_stem, METH_O, "porter_stem(word) -> stemmer.porter_stem(word), in C (ASCII words; for tests)."},
     {"replicate_sums", mod_replicate_sums, METH_VARARGS,
      "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
@@ -2443,11 +2765,12 @@ static struct PyModuleDef coremodule = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     init_tables();
+    init_porter_classes();
     if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&WorkerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
     /* compiled.py checks it before using a core built from another copy of the package */
-    if (PyModule_AddIntConstant(m, "API_VERSION", 1) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "API_VERSION", 2) < 0) { Py_DECREF(m); return NULL; }
     Py_INCREF(&EngineType);
     if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) { Py_DECREF(&EngineType); Py_DECREF(m); return NULL; }
     Py_INCREF(&WorkerType);

@@ -3,9 +3,10 @@ otherwise, with identical results either way.
 
 The compiled core tokenizes, counts and matches a whole batch with the GIL released; ``n_jobs``
 threads each drive their own core ``Worker`` (token cache and scratch buffers) on a share of the
-examples.  The Python token filter (stop words, stemmer: :mod:`.tokenization`, :mod:`.stemmer`,
-or rouge_score's tokenizer for that flavor) stays the single source of truth: a Worker calls it
-once per distinct token it meets and caches the answer.
+examples.  A Worker resolves each distinct token it meets once and caches the answer: in flavors
+``rouge155`` and ``paper`` the core applies the stop words and the ROUGE-1.5.5 stemmer itself
+(:mod:`.tokenization`, :mod:`.stemmer` ported to C, same tables), otherwise, and for any token
+not made of ``[a-z0-9]``, it calls the Python token filter (or rouge_score's tokenizer).
 
 >>> from rouge_full_metric import RougeScorer
 >>> from rouge_full_metric.batch import score_batch
@@ -91,10 +92,24 @@ def _token_filter(scorer):
         # rouge_score's own tokenizer applied to one clean token gives [stem] or [] (invalid).
         tokenize = scorer._rs_tokenize
         return lambda token: _first_or_none(tokenize(token))
-    if not (scorer.use_stemmer or scorer.remove_stopwords):
-        return None
     token_filter = scorer._token_filter   # stop words, then the Perl stemmer, memoized
+    if getattr(token_filter, "settings", None) == (False, False):
+        return None
     return lambda token: _first_or_none(token_filter([token]))
+
+
+def _native_filter(scorer):
+    """The settings and tables with which the core applies ``scorer._token_filter`` itself
+    (taken from the filter, which is what the pure-Python engine runs), or None."""
+    settings = getattr(scorer._token_filter, "settings", None)
+    if scorer.flavor == "rouge_score" or settings is None or settings == (False, False):
+        return None
+    from .stemmer import WORDNET_EXCEPTION_TABLE
+    from .tokenization import STOPWORDS
+
+    use_stemmer, remove_stopwords = settings
+    return (use_stemmer, remove_stopwords, STOPWORDS if remove_stopwords else (),
+            WORDNET_EXCEPTION_TABLE if use_stemmer else {})
 
 
 def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
@@ -117,7 +132,7 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
                   bool(t.unigrams)) for t in scorer.types]
         engine = compiled.core.Engine(scorer.flavor, types, scorer.word_limit or 0, scorer.byte_limit or 0,
                                       scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
-                                      _token_filter(scorer), Score, PairStats)
+                                      _token_filter(scorer), Score, PairStats, _native_filter(scorer))
         result = _CompiledScorer(engine)
     _compiled_cache[scorer] = (key, result)
     return result

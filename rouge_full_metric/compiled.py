@@ -14,7 +14,7 @@ True
 import os
 
 ENV_FORCE_PYTHON = "ROUGE_FULL_METRIC_PURE_PYTHON"
-API_VERSION = 1   # the _core interface this module drives
+API_VERSION = 2   # the _core interface this module drives (2: Engine takes a native token filter)
 
 FORCED_PYTHON = os.environ.get(ENV_FORCE_PYTHON, "").strip().lower() not in ("", "0", "false", "no")
 

@@ -159,7 +159,11 @@ def make_token_filter(use_stemmer: bool, remove_stopwords: bool) -> Callable[[Li
     ['want', 'ran', 'goose']
     """
     if not use_stemmer and not remove_stopwords:
-        return lambda tokens: tokens
+        def keep(tokens: List[str]) -> List[str]:
+            return tokens
+
+        keep.settings = (False, False)
+        return keep
     cache: Dict[str, Optional[str]] = {}
 
     def process(token: str) -> Optional[str]:
@@ -183,6 +187,8 @@ def make_token_filter(use_stemmer: bool, remove_stopwords: bool) -> Callable[[Li
                 out.append(result)
         return out
 
+    # What the filter does, for the compiled core, which applies it natively (batch.py).
+    apply.settings = (use_stemmer, remove_stopwords)
     return apply
 
 
