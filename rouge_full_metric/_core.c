@@ -266,6 +266,7 @@ typedef struct {
     /* union LCS/WLCS work in prediction-local ids: these D-sized arrays stay in L1 */
     int32_t *lslot, *lbm, *lbp; uint32_t *lustamp, *lpstamp;
     Py_ssize_t lslotcap, lbmcap, lbpcap, lustampcap, lpstampcap;
+    uint64_t *lmask; Py_ssize_t lmaskcap;   /* a sentence of <= 64 tokens: its columns per token, zero between uses */
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
     uint64_t *masks; Py_ssize_t maskcap;
     uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */
@@ -1016,6 +1017,94 @@ static int wlcs_value(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* union back-traces against a peer sentence of at most 64 tokens (one mask word)               */
+
+static inline int clz64(uint64_t x) {
+#if defined(_MSC_VER)
+    unsigned long k;
+    _BitScanReverse64(&k, x);
+    return 63 - (int)k;
+#else
+    return __builtin_clzll(x);
+#endif
+}
+
+/* Columns 0..j-1 (j <= 64). */
+static inline uint64_t low_bits(Py_ssize_t j) {
+    return j >= 64 ? ~0ULL : (1ULL << j) - 1;
+}
+
+/* lcs_marks when the peer sentence has n <= 64 tokens, lmask[t] holding its columns of token t.
+ * With V_i the bit-parallel rows, D_i = (~V_{i-1} & V_i) - (V_{i-1} & ~V_i) has bit j-1 set
+ * exactly when c[i][j] > c[i-1][j] (each row moves one zero of V per run of ones that holds a
+ * match, from the run's end down to its lowest match; the difference of the two bit sets fills
+ * each such span, and for the top run, whose end is past the word, the borrow fills up to
+ * bit 63).  At a mismatch c[i][j] = max(c[i-1][j], c[i][j-1]), so the Perl's "up when
+ * c[i-1][j] >= c[i][j-1]" is "up unless bit j-1 of D_i", and the walk left along a row ends at
+ * the highest lower column that matches or has a clear bit: one step per row. */
+static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, unsigned char *mark) {
+    const uint64_t *lmask = w->lmask;
+    uint64_t *dv = w->rows, V = ~0ULL;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        uint64_t M = a[i] >= 0 ? lmask[a[i]] : 0;
+        uint64_t Vn = (V + (V & M)) | (V & ~M);
+        dv[i] = (~V & Vn) - (V & ~Vn);
+        V = Vn;
+    }
+    if (V == ~0ULL) return;   /* no match anywhere */
+    Py_ssize_t j = n;
+    for (Py_ssize_t i = m; i > 0 && j > 0; i--) {
+        uint64_t M = a[i - 1] >= 0 ? lmask[a[i - 1]] : 0;
+        uint64_t S = (M | ~dv[i - 1]) & low_bits(j);
+        if (!S) break;   /* left to column 0 */
+        int p = 63 - clz64(S);
+        if ((M >> p) & 1) { mark[i - 1] = 1; j = p; }
+        else j = p + 1;
+    }
+}
+
+/* wlcs_marks when the peer sentence has n <= 63 tokens (direction bits 1..n in one word), its
+ * columns per token in lmask.  The rows are wlcs_row_masked's; the back-trace walks left along
+ * a row to the highest column that matches (diagonal) or goes up, one step per row. */
+static void wlcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, const double *f,
+                            unsigned char *mark) {
+    static const int32_t zero_runs[65];
+    double cb[2][65];
+    int32_t rb[2][65];
+    const uint64_t *lmask = w->lmask;
+    uint64_t *dir = w->rows;
+    for (Py_ssize_t j = 0; j <= n; j++) cb[0][j] = 0.0;
+    const double *pc = cb[0];
+    const int32_t *pr = zero_runs;
+    int monotone = 1, any = 0, cur = 1;   /* row 0 is all zeros: nondecreasing */
+    for (Py_ssize_t i = 0; i < m; i++) {
+        uint64_t M = a[i] >= 0 ? lmask[a[i]] : 0;
+        if (!M && monotone) {
+            /* the running maxima are the row above, every step goes up, the runs restart */
+            dir[i] = ~0ULL;
+            pr = zero_runs;
+            continue;
+        }
+        any |= M != 0;
+        dir[i] = 0;
+        monotone = wlcs_row_masked(M ? &M : NULL, n, f, pc, pr, cb[cur], rb[cur], &dir[i]);
+        pc = cb[cur];
+        pr = rb[cur];
+        cur ^= 1;
+    }
+    if (!any) return;
+    Py_ssize_t j = n;
+    for (Py_ssize_t i = m; i > 0 && j > 0; i--) {
+        uint64_t M = a[i - 1] >= 0 ? lmask[a[i - 1]] : 0;
+        uint64_t S = ((M << 1) | dir[i - 1]) & (low_bits(j + 1) & ~1ULL);   /* columns 1..j */
+        if (!S) break;
+        int p = 63 - clz64(S);
+        if ((M >> (p - 1)) & 1) { mark[i - 1] = 1; j = p - 1; }
+        else j = p;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* per-pair statistics                                                                           */
 
 /* WLCS union marks.  A run of peer tokens that never occur in the model sentence behaves as one
@@ -1030,6 +1119,17 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
         const int32_t *pb = ptok + pstart;
         pstart = pend;
         if (pn == 0) continue;
+        if (pn <= 63 && SENT_NTOK(ref) <= TABLE_WORDS_LIMIT) {
+            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] |= 1ULL << j;
+            Py_ssize_t rstart = 0;
+            for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
+                Py_ssize_t rend = ref->send.v[rs];
+                wlcs_marks_word(w, rtok + rstart, rend - rstart, pn, f, w->mark + rstart);
+                rstart = rend;
+            }
+            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] = 0;
+            continue;
+        }
         uint32_t stp = ++w->stamp;
         for (Py_ssize_t j = 0; j < pn; j++) w->lpstamp[pb[j]] = stp;
         if (grow((void **)&w->red.v, &w->red.cap, pn + 1, sizeof(int32_t))) return -1;
@@ -1065,7 +1165,8 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
 static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32_t *ptok, const int32_t *rtok,
                        int weighted, const double *f) {
     Py_ssize_t nr = SENT_NTOK(ref);
-    if (grow((void **)&w->mark, &w->markcap, nr + 1, 1)) return -1;
+    if (grow((void **)&w->mark, &w->markcap, nr + 1, 1) ||
+        grow((void **)&w->rows, &w->rowcap, nr + 1, 8)) return -1;
     memset(w->mark, 0, (size_t)nr + 1);
     if (weighted) return union_marks_weighted(w, pred, ref, ptok, rtok, f);
     Py_ssize_t pstart = 0;
@@ -1074,6 +1175,17 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
         const int32_t *pb = ptok + pstart;
         pstart = pend;
         if (pn == 0) continue;
+        if (pn <= 64 && nr <= TABLE_WORDS_LIMIT) {
+            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] |= 1ULL << j;
+            Py_ssize_t rstart = 0;
+            for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
+                Py_ssize_t rend = ref->send.v[rs];
+                lcs_marks_word(w, rtok + rstart, rend - rstart, pn, w->mark + rstart);
+                rstart = rend;
+            }
+            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] = 0;
+            continue;
+        }
         Py_ssize_t words = (pn + 63) >> 6;
         if (set_masks(w, pb, pn, words) < 0) return -1;
         Py_ssize_t rstart = 0;
@@ -1330,7 +1442,8 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
             grow_zero((void **)&w->lbm, &w->lbmcap, DA + 1, sizeof(int32_t)) ||
             grow_zero((void **)&w->lbp, &w->lbpcap, DA + 1, sizeof(int32_t)) ||
             grow_zero((void **)&w->lustamp, &w->lustampcap, DA + 1, sizeof(uint32_t)) ||
-            grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t))) { rcode = -1; goto done; }
+            grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t)) ||
+            grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 1, sizeof(uint64_t))) { rcode = -1; goto done; }
         for (Py_ssize_t k = old; k < w->lslotcap; k++) w->lslot[k] = -1;
         /* the sentence reader's tokens, in local ids (the same arrays unless -b made them differ) */
         w->lps.n = 0;
@@ -1675,7 +1788,7 @@ static void Worker_dealloc(WorkerObject *w) {
     free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
     free(w->tb); free(w->tbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
-    free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp);
+    free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp); free(w->lmask);
     free(w->lps.v); free(w->lrs.v); free(w->lrso);
     free(w->masks); free(w->rows); free(w->ck); free(w->wc); free(w->wr); free(w->zeros); free(w->wck); free(w->wckr);
     free(w->mark); free(w->carry); free(w->gt);
@@ -2001,15 +2114,32 @@ static PyTypeObject WorkerType = {
 /* replicate_sums(values, N, K, out, R): values a C-contiguous float64 (N, K) buffer in sorted
  * key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential sum of
  * the values at the Perl's N draws of replicate r (drand48 seeded with r), exactly as
- * bootstrap.replicate_sums adds them. */
+ * bootstrap.replicate_sums adds them.
+ *
+ * The draws hit random rows of a table bigger than L2, so memory latency, not the additions,
+ * sets the pace.  Hence: the columns are copied into blocks of RS_BLOCK (one 64-byte line per
+ * row), a pair of replicates' draws is computed once and then swept over each block with the
+ * accumulators in registers, and the rows a few draws ahead are prefetched.  Each replicate
+ * still adds its own draws in draw order, so every sum is the Perl's bit for bit. */
+#define RS_BLOCK 8
+#define RS_LANES 2
+#define RS_AHEAD 8
 static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     Py_buffer vb, ob;
     Py_ssize_t N, K, R;
     if (!PyArg_ParseTuple(args, "y*nnw*n", &vb, &N, &K, &ob, &R)) return NULL;
     PyObject *res = NULL;
+    char *raw = NULL;
+    Py_ssize_t *at = NULL;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
+    }
+    Py_ssize_t nb = (K + RS_BLOCK - 1) / RS_BLOCK;
+    if (N > 0 && nb > 0) {
+        raw = (char *)malloc((size_t)(nb * N * RS_BLOCK) * sizeof(double) + 64);
+        at = (Py_ssize_t *)malloc((size_t)((N + RS_AHEAD) * RS_LANES) * sizeof(Py_ssize_t));
+        if (!raw || !at) { PyErr_NoMemory(); goto end; }
     }
     {
         const double *v = (const double *)vb.buf;
@@ -2017,28 +2147,44 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         const uint64_t A = 0x5DEECE66DULL, C = 0xB, MASK = (1ULL << 48) - 1;
         const double scale = 1.0 / 281474976710656.0, size = (double)N;
-        /* Eight replicates advance together so that their random row reads overlap; each one
-         * still adds its own draws in draw order, so every sum is the Perl's bit for bit. */
-        enum { LANES = 8 };
-        for (Py_ssize_t r0 = 0; r0 < R; r0 += LANES) {
-            Py_ssize_t lanes = R - r0 < LANES ? R - r0 : LANES;
-            uint64_t x[LANES];
-            for (Py_ssize_t q = 0; q < lanes; q++) {
-                double *acc = o + (r0 + q) * K;
-                for (Py_ssize_t k = 0; k < K; k++) acc[k] = 0.0;
-                x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
-            }
-            if (N == 0) continue;
-            for (Py_ssize_t d = 0; d < N; d++) {
-                const double *rows[LANES];
-                for (Py_ssize_t q = 0; q < lanes; q++) {
-                    x[q] = (A * x[q] + C) & MASK;
-                    rows[q] = v + (Py_ssize_t)(((double)x[q] * scale) * size) * K;
-                }
-                for (Py_ssize_t q = 0; q < lanes; q++) {
-                    double *acc = o + (r0 + q) * K;
-                    const double *row = rows[q];
-                    for (Py_ssize_t k = 0; k < K; k++) acc[k] += row[k];
+        for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
+        if (raw) {
+            /* blk[b][i][c] = v[i][b * RS_BLOCK + c], zero past K (sums of zeros, never read) */
+            double *blk = (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+            for (Py_ssize_t b = 0; b < nb; b++)
+                for (Py_ssize_t i = 0; i < N; i++)
+                    for (Py_ssize_t c = 0; c < RS_BLOCK; c++) {
+                        Py_ssize_t k = b * RS_BLOCK + c;
+                        blk[(b * N + i) * RS_BLOCK + c] = k < K ? v[i * K + k] : 0.0;
+                    }
+            for (Py_ssize_t d = N; d < N + RS_AHEAD; d++)
+                for (int q = 0; q < RS_LANES; q++) at[d * RS_LANES + q] = 0;
+            for (Py_ssize_t r0 = 0; r0 < R; r0 += RS_LANES) {
+                Py_ssize_t lanes = R - r0 < RS_LANES ? R - r0 : RS_LANES;
+                uint64_t x[RS_LANES];
+                for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
+                for (Py_ssize_t d = 0; d < N; d++)
+                    for (int q = 0; q < RS_LANES; q++) {   /* lanes interleaved: the LCG is a serial chain */
+                        x[q] = (A * x[q] + C) & MASK;
+                        at[d * RS_LANES + q] = (Py_ssize_t)(((double)x[q] * scale) * size) * RS_BLOCK;
+                    }
+                for (Py_ssize_t b = 0; b < nb; b++) {
+                    const double *base = blk + b * N * RS_BLOCK;
+                    double acc[RS_LANES][RS_BLOCK];
+                    for (int q = 0; q < RS_LANES; q++)
+                        for (int c = 0; c < RS_BLOCK; c++) acc[q][c] = 0.0;
+                    for (Py_ssize_t d = 0; d < N; d++) {
+                        for (int q = 0; q < RS_LANES; q++) {
+                            const double *row = base + at[d * RS_LANES + q];
+#if defined(__GNUC__) || defined(__clang__)
+                            __builtin_prefetch(base + at[(d + RS_AHEAD) * RS_LANES + q]);
+#endif
+                            for (int c = 0; c < RS_BLOCK; c++) acc[q][c] += row[c];
+                        }
+                    }
+                    for (Py_ssize_t q = 0; q < lanes; q++)
+                        for (Py_ssize_t c = 0; c < RS_BLOCK && b * RS_BLOCK + c < K; c++)
+                            o[(r0 + q) * K + b * RS_BLOCK + c] = acc[q][c];
                 }
             }
         }
@@ -2047,6 +2193,8 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     Py_INCREF(Py_None);
     res = Py_None;
 end:
+    free(raw);
+    free(at);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&ob);
     return res;
