@@ -287,9 +287,15 @@ typedef struct {
      * from the prediction, so nothing containing it can match) */
     IVec lp, lr;
     Py_ssize_t *lro; Py_ssize_t lrocap;
-    int32_t *dcnt, *dused; Py_ssize_t dcap, ducap;   /* dense D x D pair counts, zero between uses */
-    int32_t *ucnt, *uused; Py_ssize_t ucap, uucap;   /* dense D unigram counts */
+    int32_t *dcnt; Py_ssize_t dcap;     /* dense D x D pair counts, zero between uses */
+    int32_t *ucnt; Py_ssize_t ucap;     /* dense D unigram counts */
     double *ph, *prc, *ppc; int *pgap; Py_ssize_t phcap;  /* pair-part cache per type */
+    /* n-gram levels: ids of the prediction's / references' windows, the cells they were named
+     * by, counts, consumed counts to restore, and the id table (zero between uses) */
+    int32_t *pid, *rid, *cell, *gcnt, *clog, *ltab;
+    Py_ssize_t pidcap, ridcap, cellcap, gcntcap, clogcap, ltabcap;
+    double *nh; Py_ssize_t nhcap;       /* hits per n and reference */
+    int nlevels;                        /* levels in nh for this example (0: none computed) */
 } WorkerObject;
 
 typedef struct { WorkerObject *w; PyThreadState *ts; int nogil; int err; } Ctx;
@@ -1234,6 +1240,20 @@ static double pair_count(Py_ssize_t T, Py_ssize_t gap) {
     return c;
 }
 
+/* Clipped matching by consuming the prediction's counts: a reference item with a count left takes
+ * one (min(prediction count, reference count) summed over items, as the reference counts it).
+ * The consumed items go to log so that restore() can hand them back for the next reference. */
+static inline Py_ssize_t consume(int32_t *cnt, int32_t id, int32_t *log, Py_ssize_t nlog) {
+    int32_t c = cnt[id], h = c > 0;
+    cnt[id] = c - h;
+    log[nlog] = id;
+    return nlog + h;
+}
+
+static inline void restore(int32_t *cnt, const int32_t *log, Py_ssize_t nlog) {
+    for (Py_ssize_t k = 0; k < nlog; k++) cnt[log[k]]++;
+}
+
 #define DENSE_MAX 724   /* D x D int32 pair tables up to ~2 MiB each */
 
 /* Clipped matches of the skip-bigrams (gap 0: bigrams) of the prediction and each reference:
@@ -1258,39 +1278,49 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     w->pgap[ti] = gap;
     double *ph = w->ph + (Py_ssize_t)ti * M, *prc = w->prc + (Py_ssize_t)ti * M;
     if (D <= DENSE_MAX) {
+        Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti];
         if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
-            grow_zero((void **)&w->dused, &w->ducap, D * D + 1, sizeof(int32_t))) return -1;
+            grow((void **)&w->clog, &w->clogcap, npairs + 1, sizeof(int32_t)) ||
+            grow((void **)&w->rid, &w->ridcap, w->lr.n + 1, sizeof(int32_t))) return -1;
+        int32_t *cnt = w->dcnt, *log = w->clog;
         Py_ssize_t pspan = gap < 0 ? pn : gap + 2;
         for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-            int32_t *row = w->dcnt + (Py_ssize_t)lp[i] * D;
+            int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
             Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
             for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]]++;
         }
         for (Py_ssize_t r = 0; r < M; r++) {
             const int32_t *lr = w->lr.v + w->lro[r];
-            Py_ssize_t T = w->lro[r + 1] - w->lro[r], span = gap < 0 ? T : gap + 2;
-            double hits = 0.0;
-            for (int pass = 0; pass < 2; pass++) {
+            Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
+            if (gap < 0) {
+                /* any two positions pair up: the tokens the prediction lacks can go first */
+                int32_t *x = w->rid;
+                Py_ssize_t nx = 0;
+                for (Py_ssize_t k = 0; k < T; k++) if (lr[k] >= 0) x[nx++] = lr[k];
+                for (Py_ssize_t i = 0; i + 1 < nx; i++) {
+                    int32_t base = x[i] * (int32_t)D;
+                    for (Py_ssize_t j = i + 1; j < nx; j++) nlog = consume(cnt, base + x[j], log, nlog);
+                }
+            } else {
                 for (Py_ssize_t i = 0; i + 1 < T; i++) {
                     if (lr[i] < 0) continue;
-                    Py_ssize_t base = (Py_ssize_t)lr[i] * D, jend = i + span < T ? i + span : T;
-                    int32_t *cnt = w->dcnt + base, *used = w->dused + base;
-                    for (Py_ssize_t j = i + 1; j < jend; j++) {
-                        int32_t b = lr[j];
-                        if (b < 0) continue;
-                        if (pass == 0) { if (used[b]++ < cnt[b]) hits += 1.0; }
-                        else used[b] = 0;
-                    }
+                    int32_t base = lr[i] * (int32_t)D;
+                    Py_ssize_t jend = i + gap + 2 < T ? i + gap + 2 : T;
+                    for (Py_ssize_t j = i + 1; j < jend; j++)
+                        if (lr[j] >= 0) nlog = consume(cnt, base + lr[j], log, nlog);
                 }
             }
-            ph[r] = hits;
+            ph[r] = (double)nlog;
             prc[r] = pair_count(T, gap);
+            if (r + 1 < M) restore(cnt, log, nlog);
         }
-        for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-            int32_t *row = w->dcnt + (Py_ssize_t)lp[i] * D;
-            Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
-            for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]] = 0;
-        }
+        if (D * D <= npairs) memset(cnt, 0, (size_t)(D * D) * sizeof(int32_t));
+        else
+            for (Py_ssize_t i = 0; i + 1 < pn; i++) {
+                int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
+                Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
+                for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]] = 0;
+            }
         return 0;
     }
     /* many distinct tokens: hash the (exact) pair keys */
@@ -1327,22 +1357,19 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
 
 /* ROUGE-SU's unigrams (every token but the last; every token in flavor paper) added to o[]. */
 static int unigram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int all, Py_ssize_t D, PS *o) {
-    if (grow((void **)&w->ucnt, &w->ucap, D + 1, sizeof(int32_t)) ||
-        grow((void **)&w->uused, &w->uucap, D + 1, sizeof(int32_t))) return -1;
     const int32_t *lp = w->lp.v;
     Py_ssize_t pn = w->lp.n, pu = all ? pn : (pn > 0 ? pn - 1 : 0);
-    for (Py_ssize_t k = 0; k < D; k++) { w->ucnt[k] = 0; w->uused[k] = 0; }
-    for (Py_ssize_t k = 0; k < pu; k++) w->ucnt[lp[k]]++;
+    if (grow((void **)&w->ucnt, &w->ucap, D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->clog, &w->clogcap, pu + 1, sizeof(int32_t))) return -1;
+    int32_t *cnt = w->ucnt, *log = w->clog;
+    memset(cnt, 0, (size_t)D * sizeof(int32_t));
+    for (Py_ssize_t k = 0; k < pu; k++) cnt[lp[k]]++;
     for (Py_ssize_t r = 0; r < M; r++) {
         const int32_t *lr = w->lr.v + w->lro[r];
-        Py_ssize_t T = w->lro[r + 1] - w->lro[r], ru = all ? T : (T > 0 ? T - 1 : 0);
-        double hits = 0.0;
-        for (Py_ssize_t k = 0; k < ru; k++) {
-            int32_t a = lr[k];
-            if (a >= 0 && w->uused[a]++ < w->ucnt[a]) hits += 1.0;
-        }
-        for (Py_ssize_t k = 0; k < ru; k++) if (lr[k] >= 0) w->uused[lr[k]] = 0;
-        o[r].h += hits;
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], ru = all ? T : (T > 0 ? T - 1 : 0), nlog = 0;
+        for (Py_ssize_t k = 0; k < ru; k++) if (lr[k] >= 0) nlog = consume(cnt, lr[k], log, nlog);
+        if (r + 1 < M) restore(cnt, log, nlog);
+        o[r].h += (double)nlog;
         o[r].rc += (double)ru;
         o[r].pc += (double)pu;
     }
@@ -1387,6 +1414,70 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
         o[r].pc = (double)pcount;
     }
     (void)tbs;
+    return 0;
+}
+
+/* Dense n-gram tables up to this many cells (int32): pn x D, the prediction's length times its
+ * distinct tokens, bounds every level's table. */
+#define LEVEL_CELLS_MAX ((Py_ssize_t)1 << 20)
+
+/* Clipped n-gram matches for n = 1..maxn of every reference: w->nh[(n - 1) * M + r].  Level n
+ * names the prediction's distinct n-grams 0..B-1 through a dense table indexed by (id of the
+ * (n-1)-gram, next token), so a reference window gets its n-gram's id with one lookup per level
+ * and no hashing; a window the prediction lacks gets -1.  Returns 1 (nothing computed) when the
+ * tables would be too big, -1 when out of memory. */
+static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
+    const int32_t *lp = w->lp.v, *lr = w->lr.v;
+    Py_ssize_t pn = w->lp.n, TR = w->lr.n;
+    w->nlevels = 0;
+    if (pn * D > LEVEL_CELLS_MAX) return 1;
+    if (grow((void **)&w->nh, &w->nhcap, (Py_ssize_t)maxn * M + 1, sizeof(double)) ||
+        grow((void **)&w->pid, &w->pidcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->cell, &w->cellcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->gcnt, &w->gcntcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rid, &w->ridcap, TR + 1, sizeof(int32_t)) ||
+        grow((void **)&w->clog, &w->clogcap, pn + 1, sizeof(int32_t)) ||
+        grow_zero((void **)&w->ltab, &w->ltabcap, pn * D + 1, sizeof(int32_t))) return -1;
+    int32_t *pid = w->pid, *rid = w->rid, *cnt = w->gcnt, *tab = w->ltab, *cell = w->cell, *log = w->clog;
+    memcpy(pid, lp, (size_t)pn * sizeof(int32_t));
+    memcpy(rid, lr, (size_t)TR * sizeof(int32_t));
+    Py_ssize_t B = D;   /* distinct (n-1)-grams, then n-grams */
+    for (int n = 1; n <= maxn; n++) {
+        double *nh = w->nh + (Py_ssize_t)(n - 1) * M;
+        Py_ssize_t pc = pn - n + 1;
+        if (pc <= 0) {
+            for (Py_ssize_t r = 0; r < M; r++) nh[r] = 0.0;
+            continue;
+        }
+        if (n > 1) {
+            int32_t nb = 0;
+            for (Py_ssize_t p = 0; p < pc; p++) {
+                int32_t c = pid[p] * (int32_t)D + lp[p + n - 1];
+                cell[p] = c;
+                if (!tab[c]) tab[c] = ++nb;
+                pid[p] = tab[c] - 1;
+            }
+            for (Py_ssize_t r = 0; r < M; r++) {
+                Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1;
+                for (Py_ssize_t q = 0; q < wins; q++) {
+                    int32_t prev = rid[base + q], x = lr[base + q + n - 1];
+                    rid[base + q] = prev >= 0 && x >= 0 ? tab[prev * (int32_t)D + x] - 1 : -1;
+                }
+            }
+            for (Py_ssize_t p = 0; p < pc; p++) tab[cell[p]] = 0;
+            B = nb;
+        }
+        memset(cnt, 0, (size_t)B * sizeof(int32_t));
+        for (Py_ssize_t p = 0; p < pc; p++) cnt[pid[p]]++;
+        for (Py_ssize_t r = 0; r < M; r++) {
+            Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1, nlog = 0;
+            for (Py_ssize_t q = 0; q < wins; q++)
+                if (rid[base + q] >= 0) nlog = consume(cnt, rid[base + q], log, nlog);
+            nh[r] = (double)nlog;
+            if (r + 1 < M) restore(cnt, log, nlog);
+        }
+    }
+    w->nlevels = maxn;
     return 0;
 }
 
@@ -1460,10 +1551,23 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                     if (ivec_push(&w->lrs, w->loc[ref->stok.v[k]])) { rcode = -1; goto done; }
         }
     }
+    int maxn = 0;
+    for (int ti = 0; ti < e->ntypes; ti++)
+        if (e->types[ti].kind == K_N && e->types[ti].n > maxn) maxn = e->types[ti].n;
+    w->nlevels = 0;
+    if (maxn && ngram_levels(w, M, maxn, D) < 0) { rcode = -1; goto done; }
     for (int ti = 0; ti < e->ntypes; ti++) {
         TSpec *ts = &e->types[ti];
         PS *o = out + (Py_ssize_t)ti * M;
-        if (ts->kind == K_N && ts->n == 1) {
+        if (ts->kind == K_N && ts->n <= w->nlevels) {
+            const double *nh = w->nh + (Py_ssize_t)(ts->n - 1) * M;
+            double pc = pn - ts->n + 1 > 0 ? (double)(pn - ts->n + 1) : 0.0;
+            for (Py_ssize_t r = 0; r < M; r++) {
+                Py_ssize_t T = w->lro[r + 1] - w->lro[r];
+                double rc = T - ts->n + 1 > 0 ? (double)(T - ts->n + 1) : 0.0;
+                o[r].h = nh[r]; o[r].rc = rc; o[r].pc = pc; o[r].sel = sel_of(e, nh[r], rc);
+            }
+        } else if (ts->kind == K_N && ts->n == 1) {
             /* clipped unigram matches = the unigram kernel over every token */
             for (Py_ssize_t r = 0; r < M; r++) { o[r].h = 0.0; o[r].rc = 0.0; o[r].pc = 0.0; }
             if (unigram_part(w, tbs, M, 1, D, o)) { rcode = -1; goto done; }
@@ -1784,8 +1888,9 @@ static void Worker_dealloc(WorkerObject *w) {
     interner_free(&w->in);
     free(w->front);
     free(w->cntp); free(w->used); free(w->bm); free(w->bp); free(w->slot); free(w->loc); free(w->ustamp); free(w->pstamp);
-    free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->dused); free(w->ucnt); free(w->uused);
+    free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->ucnt);
     free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
+    free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
     free(w->tb); free(w->tbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
     free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp); free(w->lmask);
