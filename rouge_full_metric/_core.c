@@ -95,6 +95,13 @@ static inline int popc64(uint64_t x) {
  * which is what float() of the printed string gives.  fma() makes the comparisons with the
  * decimal grid exact. */
 static double round5(double x) {
+    if (x >= 0.0 && x < 1e4) {
+        /* x * 1e5 is within 2^-24 of the exact product here, so unless its fraction is near
+         * one half the exact product rounds the same way: no fma() needed */
+        double y = x * 1e5, fl = floor(y), frac = y - fl;
+        if (frac < 0.5 - 1e-6) return fl / 1e5;
+        if (frac > 0.5 + 1e-6) return (fl + 1.0) / 1e5;
+    }
     if (!(x >= 0.0) || x >= 1e10) {
         if (x < 0.0 && x > -1e10) return -round5(-x);
         return x; /* nan/inf/huge: not produced by ROUGE ratios */
@@ -210,11 +217,12 @@ static Py_ssize_t intern(Interner *in, const char *s, Py_ssize_t n, int32_t init
 /* ------------------------------------------------------------------------------------------ */
 /* objects                                                                                      */
 
-/* Direct-mapped cache of final ids for tokens of up to 8 bytes: frequent (Zipf) tokens then cost
+/* Direct-mapped cache of final ids for tokens of up to 16 bytes: frequent (Zipf) tokens then cost
  * one cache-resident probe instead of two dependent misses in the interner.  A hit is exact:
- * the whole token (head, zero-padded) and its length are compared. */
+ * the whole token (head and head2: bytes 0-7 and 8-15, zero-padded) and its length are
+ * compared. */
 #define FRONT_BITS 13
-typedef struct { uint64_t head; uint32_t tag; int32_t fin; } Front;
+typedef struct { uint64_t head, head2; uint32_t tag; int32_t fin; } Front;
 
 typedef struct { int kind; int n; double weight; int max_gap; int unigrams; PyObject *name; } TSpec;
 
@@ -266,7 +274,8 @@ typedef struct {
     /* union LCS/WLCS work in prediction-local ids: these D-sized arrays stay in L1 */
     int32_t *lslot, *lbm, *lbp; uint32_t *lustamp, *lpstamp;
     Py_ssize_t lslotcap, lbmcap, lbpcap, lustampcap, lpstampcap;
-    uint64_t *lmask; Py_ssize_t lmaskcap;   /* a sentence of <= 64 tokens: its columns per token, zero between uses */
+    /* a sentence of <= 64 tokens: its columns per token (through LMASK), zero between uses */
+    uint64_t *lmask; Py_ssize_t lmaskcap;
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
     uint64_t *masks; Py_ssize_t maskcap;
     uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */
@@ -374,23 +383,24 @@ static int32_t resolve_final(Ctx *c, Py_ssize_t idx) {
     return fin;
 }
 
-static inline int emit(Ctx *c, const char *s, Py_ssize_t n, uint64_t head, IVec *out) {
+static inline uint32_t front_tag(uint64_t h, Py_ssize_t n) {
+    return (uint32_t)((h >> 8) & 0xFFFFFF00u) | (uint32_t)n;
+}
+
+/* Append the final id of token s[0:n] (h its hash; head: its first 8 bytes, head2: the next 8
+ * when n <= 16, both zero-padded) to out, which has room. */
+static inline int emit_h(Ctx *c, const char *s, Py_ssize_t n, uint64_t h, uint64_t head, uint64_t head2,
+                         IVec *out) {
     WorkerObject *w = c->w;
-    uint64_t h = hash_tok(s, n, head);
     Front *fe = NULL;
     uint32_t tag = 0;
-    if (n <= 8 && w->front) {
+    if (n <= 16 && w->front) {
         fe = &w->front[h >> (64 - FRONT_BITS)];
-        tag = (uint32_t)((h >> 8) & 0xFFFFFF00u) | (uint32_t)n;
-        if (fe->tag == tag && fe->head == head) {
+        tag = front_tag(h, n);
+        if (fe->tag == tag && fe->head == head && fe->head2 == head2) {
             int32_t fin = fe->fin;
-            if (fin >= 0) {
-                if (out->n == out->cap && grow((void **)&out->v, &out->cap, out->n + 1, sizeof(int32_t))) {
-                    c->err = ERR_NOMEM;
-                    return -1;
-                }
-                out->v[out->n++] = fin;
-            }
+            out->v[out->n] = fin;
+            out->n += fin >= 0;
             return 0;
         }
     }
@@ -401,8 +411,18 @@ static inline int emit(Ctx *c, const char *s, Py_ssize_t n, uint64_t head, IVec 
         fin = resolve_final(c, idx);
         if (c->err) return -1;
     }
-    if (fe) { fe->tag = tag; fe->head = head; fe->fin = fin; }
-    if (fin >= 0 && ivec_push(out, fin)) { c->err = ERR_NOMEM; return -1; }
+    if (fe) { fe->tag = tag; fe->head = head; fe->head2 = head2; fe->fin = fin; }
+    if (fin >= 0) out->v[out->n++] = fin;
+    return 0;
+}
+
+static inline int emit(Ctx *c, const char *s, Py_ssize_t n, uint64_t head, IVec *out) {
+    return emit_h(c, s, n, hash_tok(s, n, head), head, n > 8 && n <= 16 ? head_of(s + 8, n - 8) : 0, out);
+}
+
+/* Room for the tokens of n more bytes: at most one per two bytes, plus one. */
+static inline int reserve_tokens(Ctx *c, IVec *out, Py_ssize_t n) {
+    if (grow((void **)&out->v, &out->cap, out->n + n / 2 + 2, sizeof(int32_t))) { c->err = ERR_NOMEM; return -1; }
     return 0;
 }
 
@@ -411,26 +431,89 @@ static int ensure_tbuf(Ctx *c, Py_ssize_t n) {
     return 0;
 }
 
+static inline uint64_t load64(const unsigned char *p) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+/* LOWER_ALNUM of eight bytes at once: per byte, range tests on its low seven bits (each
+ * subtraction stays inside its byte: x | 0x80 >= 0x80 > lo, and (hi | 0x80) - x >= 1). */
+static inline uint64_t lower_alnum8(uint64_t x) {
+    const uint64_t L01 = 0x0101010101010101ULL, H80 = 0x8080808080808080ULL;
+    uint64_t y = x & ~H80, yh = y | H80;
+#define IN_RANGE(lo, hi) ((yh - (lo) * L01) & (((hi) * L01 | H80) - y))
+    uint64_t upper = IN_RANGE(0x41, 0x5A);
+    uint64_t alnum = (IN_RANGE(0x30, 0x39) | upper | IN_RANGE(0x61, 0x7A)) & ~x & H80;
+#undef IN_RANGE
+    return (x | (upper & H80) >> 2) & ((alnum >> 7) * 0xFF);
+}
+
 /* ROUGE-1.5.5 tokens of a byte span: maximal [A-Za-z0-9] runs, ASCII-lowercased (every other
  * byte, '-' and each byte of a UTF-8 sequence included, is a separator: spec §4.1). */
 static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
+    WorkerObject *w = c->w;
     const unsigned char *u = (const unsigned char *)p;
+    if (ensure_tbuf(c, n + 16) || reserve_tokens(c, out, n)) return -1;
+    /* the span lowercased, separators as 0 bytes, then 16 zero bytes */
+    unsigned char *b = (unsigned char *)w->tbuf;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (Py_ssize_t k = 0; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    memset(b + n, 0, 16);
     Py_ssize_t i = 0;
     while (i < n) {
-        if (!LOWER_ALNUM[u[i]]) { i++; continue; }
+        if (!b[i]) { i++; continue; }
         Py_ssize_t s = i;
-        while (i < n && LOWER_ALNUM[u[i]]) i++;
-        if (ensure_tbuf(c, i - s)) return -1;
-        char *b = c->w->tbuf;
-        uint64_t head = 0;
-        for (Py_ssize_t k = s; k < i; k++) {
-            unsigned char ch = LOWER_ALNUM[u[k]];
-            b[k - s] = (char)ch;
-            if (k - s < 8) head |= (uint64_t)ch << (8 * (k - s));
-        }
-        if (emit(c, b, i - s, head, out)) return -1;
+        while (b[i]) i++;
+        if (emit(c, (const char *)b + s, i - s, head_of((const char *)b + s, i - s), out)) return -1;
     }
     return 0;
+#else
+    Py_ssize_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x = lower_alnum8(load64(u + k));
+        memcpy(b + k, &x, 8);
+    }
+    memset(b + k, 0, 24);
+    for (; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    /* Pass 1 finds the tokens (runs of nonzero bytes, eight bytes at a time: every byte is
+     * < 0x80, so byte + 0x7F carries into bit 7 exactly when the byte is not 0), hashes them and
+     * prefetches their front slots; pass 2 looks them up, the cache misses overlapped. */
+    enum { BATCH = 32 };
+    const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        struct { uint64_t h, head, head2; Py_ssize_t s, len; } t[BATCH];
+        int nt = 0;
+        while (i < n && nt < BATCH) {
+            uint64_t nz = (load64(b + i) + L7F) & H80;
+            if (!nz) { i += 8; continue; }
+            i += ctz64(nz) >> 3;
+            Py_ssize_t s = i;
+            for (;;) {
+                uint64_t z = ~(load64(b + i) + L7F) & H80;
+                if (z) { i += ctz64(z) >> 3; break; }
+                i += 8;
+            }
+            Py_ssize_t len = i - s;
+            uint64_t head = load64(b + s), head2 = 0;
+            if (len < 8) head &= (1ULL << (8 * len)) - 1;
+            else if (len <= 16) {
+                head2 = load64(b + s + 8);
+                if (len < 16) head2 &= (1ULL << (8 * (len - 8))) - 1;
+            }
+            uint64_t h = hash_tok((const char *)b + s, len, head);
+#if defined(__GNUC__) || defined(__clang__)
+            if (w->front) __builtin_prefetch(&w->front[h >> (64 - FRONT_BITS)]);
+#endif
+            t[nt].h = h; t[nt].head = head; t[nt].head2 = head2; t[nt].s = s; t[nt].len = len;
+            nt++;
+        }
+        for (int q = 0; q < nt; q++)
+            if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
+    }
+    return 0;
+#endif
 }
 
 /* rouge_score tokens of UTF-8 text: str.lower() then [^a-z0-9]+ -> space.  Only two non-ASCII
@@ -438,7 +521,7 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
  * the Kelvin sign U+212A -> "k". */
 static int tok_rs(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
     const unsigned char *u = (const unsigned char *)p;
-    if (ensure_tbuf(c, n)) return -1;
+    if (ensure_tbuf(c, n) || reserve_tokens(c, out, n)) return -1;
     char *b = c->w->tbuf;
     Py_ssize_t i = 0, len = 0;
     uint64_t head = 0;
@@ -502,12 +585,12 @@ static int push_line(Ctx *c, const char *p, Py_ssize_t n) {
 }
 
 static int split_lines(Ctx *c, const char *p, Py_ssize_t n) {
-    Py_ssize_t s = 0;
-    for (Py_ssize_t i = 0; i <= n; i++) {
-        if (i == n || p[i] == '\n') {
-            if (i > s && push_line(c, p + s, i - s)) return -1;
-            s = i + 1;
-        }
+    const char *end = p + n;
+    while (p < end) {
+        const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        if (stop > p && push_line(c, p, stop - p)) return -1;
+        p = stop + 1;
     }
     return 0;
 }
@@ -1035,6 +1118,10 @@ static inline int clz64(uint64_t x) {
 #endif
 }
 
+/* lmask shifted by one: id -1 (a token the prediction lacks) reads the always-zero first word, so
+ * row loops look up masks without a branch. */
+#define LMASK(w) ((w)->lmask + 1)
+
 /* Columns 0..j-1 (j <= 64). */
 static inline uint64_t low_bits(Py_ssize_t j) {
     return j >= 64 ? ~0ULL : (1ULL << j) - 1;
@@ -1049,10 +1136,10 @@ static inline uint64_t low_bits(Py_ssize_t j) {
  * c[i-1][j] >= c[i][j-1]" is "up unless bit j-1 of D_i", and the walk left along a row ends at
  * the highest lower column that matches or has a clear bit: one step per row. */
 static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, unsigned char *mark) {
-    const uint64_t *lmask = w->lmask;
+    const uint64_t *lmask = LMASK(w);
     uint64_t *dv = w->rows, V = ~0ULL;
     for (Py_ssize_t i = 0; i < m; i++) {
-        uint64_t M = a[i] >= 0 ? lmask[a[i]] : 0;
+        uint64_t M = lmask[a[i]];
         uint64_t Vn = (V + (V & M)) | (V & ~M);
         dv[i] = (~V & Vn) - (V & ~Vn);
         V = Vn;
@@ -1060,53 +1147,91 @@ static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_s
     if (V == ~0ULL) return;   /* no match anywhere */
     Py_ssize_t j = n;
     for (Py_ssize_t i = m; i > 0 && j > 0; i--) {
-        uint64_t M = a[i - 1] >= 0 ? lmask[a[i - 1]] : 0;
+        uint64_t M = lmask[a[i - 1]];
         uint64_t S = (M | ~dv[i - 1]) & low_bits(j);
         if (!S) break;   /* left to column 0 */
         int p = 63 - clz64(S);
-        if ((M >> p) & 1) { mark[i - 1] = 1; j = p; }
-        else j = p + 1;
+        unsigned char diag = (unsigned char)((M >> p) & 1);
+        mark[i - 1] |= diag;
+        j = p + 1 - diag;
     }
 }
 
+/* One WLCS row against a sentence of n <= 63 tokens: wlcs_row_masked with the row's matches in
+ * M (bit j-1 <-> column j) and the row above's in prevM.  The runs are kept at matches only (a
+ * mismatch's run is 0), and the direction bits come after the values, from the cell to the left:
+ * up when pc[j] >= cc[j-1]. */
+static inline int wlcs_row_word(uint64_t M, uint64_t prevM, Py_ssize_t n, const double *f, const double *pc,
+                                const int32_t *pr, double *cc, int32_t *cr, uint64_t *dir) {
+    double left = 0.0;
+    int monotone = 1;
+    Py_ssize_t j = 1;
+    cc[0] = 0.0;
+    while (M) {
+        Py_ssize_t m = ctz64(M) + 1;
+        M &= M - 1;
+        for (; j < m; j++) {
+            double up = pc[j];
+            left = up > left ? up : left;
+            cc[j] = left;
+        }
+        int32_t k = m >= 2 && ((prevM >> (m - 2)) & 1) ? pr[m - 1] : 0;
+        double v = pc[m - 1] + f[k + 1] - f[k];
+        monotone &= v >= left;
+        left = v;
+        cc[m] = v;
+        cr[m] = k + 1;
+        j = m + 1;
+    }
+    for (; j <= n; j++) {
+        double up = pc[j];
+        left = up > left ? up : left;
+        cc[j] = left;
+    }
+    uint64_t d = 0;
+    for (j = 1; j <= n; j++) d |= (uint64_t)(pc[j] >= cc[j - 1]) << j;
+    *dir = d;
+    return monotone;
+}
+
 /* wlcs_marks when the peer sentence has n <= 63 tokens (direction bits 1..n in one word), its
- * columns per token in lmask.  The rows are wlcs_row_masked's; the back-trace walks left along
- * a row to the highest column that matches (diagonal) or goes up, one step per row. */
+ * columns per token in lmask.  The back-trace walks left along a row to the highest column that
+ * matches (diagonal) or goes up, one step per row. */
 static void wlcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, const double *f,
                             unsigned char *mark) {
-    static const int32_t zero_runs[65];
-    double cb[2][65];
-    int32_t rb[2][65];
-    const uint64_t *lmask = w->lmask;
-    uint64_t *dir = w->rows;
+    double cb[2][64];
+    int32_t rb[2][64];
+    const uint64_t *lmask = LMASK(w);
+    uint64_t *dir = w->rows, prevM = 0, any = 0;
     for (Py_ssize_t j = 0; j <= n; j++) cb[0][j] = 0.0;
     const double *pc = cb[0];
-    const int32_t *pr = zero_runs;
-    int monotone = 1, any = 0, cur = 1;   /* row 0 is all zeros: nondecreasing */
+    const int32_t *pr = rb[0];
+    int monotone = 1, cur = 1;   /* row 0 is all zeros: nondecreasing */
     for (Py_ssize_t i = 0; i < m; i++) {
-        uint64_t M = a[i] >= 0 ? lmask[a[i]] : 0;
+        uint64_t M = lmask[a[i]];
         if (!M && monotone) {
             /* the running maxima are the row above, every step goes up, the runs restart */
             dir[i] = ~0ULL;
-            pr = zero_runs;
+            prevM = 0;
             continue;
         }
-        any |= M != 0;
-        dir[i] = 0;
-        monotone = wlcs_row_masked(M ? &M : NULL, n, f, pc, pr, cb[cur], rb[cur], &dir[i]);
+        any |= M;
+        monotone = wlcs_row_word(M, prevM, n, f, pc, pr, cb[cur], rb[cur], &dir[i]);
         pc = cb[cur];
         pr = rb[cur];
+        prevM = M;
         cur ^= 1;
     }
     if (!any) return;
     Py_ssize_t j = n;
     for (Py_ssize_t i = m; i > 0 && j > 0; i--) {
-        uint64_t M = a[i - 1] >= 0 ? lmask[a[i - 1]] : 0;
+        uint64_t M = lmask[a[i - 1]];
         uint64_t S = ((M << 1) | dir[i - 1]) & (low_bits(j + 1) & ~1ULL);   /* columns 1..j */
         if (!S) break;
         int p = 63 - clz64(S);
-        if ((M >> (p - 1)) & 1) { mark[i - 1] = 1; j = p - 1; }
-        else j = p;
+        unsigned char diag = (unsigned char)((M >> (p - 1)) & 1);
+        mark[i - 1] |= diag;
+        j = p - diag;
     }
 }
 
@@ -1126,14 +1251,14 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
         pstart = pend;
         if (pn == 0) continue;
         if (pn <= 63 && SENT_NTOK(ref) <= TABLE_WORDS_LIMIT) {
-            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] |= 1ULL << j;
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
             Py_ssize_t rstart = 0;
             for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
                 Py_ssize_t rend = ref->send.v[rs];
                 wlcs_marks_word(w, rtok + rstart, rend - rstart, pn, f, w->mark + rstart);
                 rstart = rend;
             }
-            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] = 0;
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
             continue;
         }
         uint32_t stp = ++w->stamp;
@@ -1182,14 +1307,14 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
         pstart = pend;
         if (pn == 0) continue;
         if (pn <= 64 && nr <= TABLE_WORDS_LIMIT) {
-            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] |= 1ULL << j;
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
             Py_ssize_t rstart = 0;
             for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
                 Py_ssize_t rend = ref->send.v[rs];
                 lcs_marks_word(w, rtok + rstart, rend - rstart, pn, w->mark + rstart);
                 rstart = rend;
             }
-            for (Py_ssize_t j = 0; j < pn; j++) w->lmask[pb[j]] = 0;
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
             continue;
         }
         Py_ssize_t words = (pn + 63) >> 6;
@@ -1534,7 +1659,7 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
             grow_zero((void **)&w->lbp, &w->lbpcap, DA + 1, sizeof(int32_t)) ||
             grow_zero((void **)&w->lustamp, &w->lustampcap, DA + 1, sizeof(uint32_t)) ||
             grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t)) ||
-            grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 1, sizeof(uint64_t))) { rcode = -1; goto done; }
+            grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 2, sizeof(uint64_t))) { rcode = -1; goto done; }
         for (Py_ssize_t k = old; k < w->lslotcap; k++) w->lslot[k] = -1;
         /* the sentence reader's tokens, in local ids (the same arrays unless -b made them differ) */
         w->lps.n = 0;
@@ -1890,10 +2015,9 @@ static void Worker_dealloc(WorkerObject *w) {
     free(w->cntp); free(w->used); free(w->bm); free(w->bp); free(w->slot); free(w->loc); free(w->ustamp); free(w->pstamp);
     free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->ucnt);
     free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
-    free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
     free(w->tb); free(w->tbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
-    free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp); free(w->lmask);
+    free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp);
     free(w->lps.v); free(w->lrs.v); free(w->lrso);
     free(w->masks); free(w->rows); free(w->ck); free(w->wc); free(w->wr); free(w->zeros); free(w->wck); free(w->wckr);
     free(w->mark); free(w->carry); free(w->gt);
@@ -1903,6 +2027,7 @@ static void Worker_dealloc(WorkerObject *w) {
     }
     free(w->fn);
     free(w->stats); free(w->scores); free(w->tmp);
+    free(w->lmask); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     Py_XDECREF(w->eng);
     PyObject_Free(w);
 }
