@@ -22,6 +22,9 @@
 #if defined(_MSC_VER)
 #include <intrin.h>
 #endif
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 
 #define FLAVOR_ROUGE155 0
 #define FLAVOR_PAPER 1
@@ -297,6 +300,7 @@ typedef struct {
     IVec lp, lr;
     Py_ssize_t *lro; Py_ssize_t lrocap;
     int32_t *dcnt; Py_ssize_t dcap;     /* dense D x D pair counts, zero between uses */
+    int32_t *rtab, *pre, *rflag; Py_ssize_t rtabcap, precap, rflagcap;   /* any-gap pairs of a reference */
     int32_t *ucnt; Py_ssize_t ucap;     /* dense D unigram counts */
     double *ph, *prc, *ppc; int *pgap; Py_ssize_t phcap;  /* pair-part cache per type */
     /* n-gram levels: ids of the prediction's / references' windows, the cells they were named
@@ -1189,7 +1193,12 @@ static inline int wlcs_row_word(uint64_t M, uint64_t prevM, Py_ssize_t n, const 
         cc[j] = left;
     }
     uint64_t d = 0;
-    for (j = 1; j <= n; j++) d |= (uint64_t)(pc[j] >= cc[j - 1]) << j;
+    j = 1;
+#if defined(__SSE2__) || defined(_M_X64)
+    for (; j + 1 <= n; j += 2)
+        d |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(pc + j), _mm_loadu_pd(cc + j - 1))) << j;
+#endif
+    for (; j <= n; j++) d |= (uint64_t)(pc[j] >= cc[j - 1]) << j;
     *dir = d;
     return monotone;
 }
@@ -1381,6 +1390,59 @@ static inline void restore(int32_t *cnt, const int32_t *log, Py_ssize_t nlog) {
 
 #define DENSE_MAX 724   /* D x D int32 pair tables up to ~2 MiB each */
 
+/* pair_part for skip-bigrams with any gap when D <= DENSE_MAX.  The pair counts are D x D tables
+ * (cell b * D + a: a before b) built a position at a time: position j adds the running counts of
+ * every token before it to its row, a vector addition.  A reference's hits are the cell-wise
+ * minima of its table and the prediction's, summed over the rows of its tokens. */
+static int pair_part_any_gap(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, double *ph, double *prc) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n;
+    if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rtab, &w->rtabcap, D * D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->pre, &w->precap, D + 1, sizeof(int32_t)) ||
+        grow_zero((void **)&w->rflag, &w->rflagcap, D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rid, &w->ridcap, D + 1, sizeof(int32_t))) return -1;
+    int32_t *P = w->dcnt, *R = w->rtab, *pre = w->pre, *flag = w->rflag, *rows = w->rid;
+    memset(pre, 0, (size_t)D * sizeof(int32_t));
+    Py_ssize_t seen = 0;   /* local ids follow first occurrence: those before j are < seen */
+    for (Py_ssize_t j = 0; j < pn; j++) {
+        int32_t b = lp[j], *row = P + (Py_ssize_t)b * D;
+        for (Py_ssize_t a = 0; a < seen; a++) row[a] += pre[a];
+        pre[b]++;
+        seen += b == seen;
+    }
+    for (Py_ssize_t r = 0; r < M; r++) {
+        const int32_t *lr = w->lr.v + w->lro[r];
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], nrows = 0, hi = 0;
+        memset(pre, 0, (size_t)D * sizeof(int32_t));
+        for (Py_ssize_t k = 0; k < T; k++) {
+            int32_t b = lr[k];
+            if (b < 0) continue;
+            int32_t *row = R + (Py_ssize_t)b * D;
+            if (!flag[b]) {
+                flag[b] = 1;
+                rows[nrows++] = b;
+                memset(row, 0, (size_t)D * sizeof(int32_t));
+            }
+            for (Py_ssize_t a = 0; a < hi; a++) row[a] += pre[a];
+            pre[b]++;
+            if (b >= hi) hi = b + 1;
+        }
+        int64_t hits = 0;
+        for (Py_ssize_t q = 0; q < nrows; q++) {
+            const int32_t *x = P + (Py_ssize_t)rows[q] * D, *y = R + (Py_ssize_t)rows[q] * D;
+            int64_t h = 0;
+            for (Py_ssize_t a = 0; a < D; a++) h += x[a] < y[a] ? x[a] : y[a];
+            hits += h;
+            flag[rows[q]] = 0;
+        }
+        ph[r] = (double)hits;
+        prc[r] = pair_count(T, -1);
+    }
+    memset(P, 0, (size_t)(D * D) * sizeof(int32_t));
+    return 0;
+}
+
 /* Clipped matches of the skip-bigrams (gap 0: bigrams) of the prediction and each reference:
  * w->ph/prc[ti*M + r] and w->ppc[ti].  Keys are pairs of prediction-local ids, so up to
  * DENSE_MAX distinct prediction tokens a dense D x D table replaces hashing; a pair holding a
@@ -1402,13 +1464,13 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     w->ppc[ti] = pair_count(pn, gap);
     w->pgap[ti] = gap;
     double *ph = w->ph + (Py_ssize_t)ti * M, *prc = w->prc + (Py_ssize_t)ti * M;
+    if (D <= DENSE_MAX && gap < 0) return pair_part_any_gap(w, M, D, ph, prc);
     if (D <= DENSE_MAX) {
         Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti];
         if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
-            grow((void **)&w->clog, &w->clogcap, npairs + 1, sizeof(int32_t)) ||
-            grow((void **)&w->rid, &w->ridcap, w->lr.n + 1, sizeof(int32_t))) return -1;
+            grow((void **)&w->clog, &w->clogcap, npairs + 1, sizeof(int32_t))) return -1;
         int32_t *cnt = w->dcnt, *log = w->clog;
-        Py_ssize_t pspan = gap < 0 ? pn : gap + 2;
+        Py_ssize_t pspan = gap + 2;
         for (Py_ssize_t i = 0; i + 1 < pn; i++) {
             int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
             Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
@@ -1417,23 +1479,12 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
         for (Py_ssize_t r = 0; r < M; r++) {
             const int32_t *lr = w->lr.v + w->lro[r];
             Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
-            if (gap < 0) {
-                /* any two positions pair up: the tokens the prediction lacks can go first */
-                int32_t *x = w->rid;
-                Py_ssize_t nx = 0;
-                for (Py_ssize_t k = 0; k < T; k++) if (lr[k] >= 0) x[nx++] = lr[k];
-                for (Py_ssize_t i = 0; i + 1 < nx; i++) {
-                    int32_t base = x[i] * (int32_t)D;
-                    for (Py_ssize_t j = i + 1; j < nx; j++) nlog = consume(cnt, base + x[j], log, nlog);
-                }
-            } else {
-                for (Py_ssize_t i = 0; i + 1 < T; i++) {
-                    if (lr[i] < 0) continue;
-                    int32_t base = lr[i] * (int32_t)D;
-                    Py_ssize_t jend = i + gap + 2 < T ? i + gap + 2 : T;
-                    for (Py_ssize_t j = i + 1; j < jend; j++)
-                        if (lr[j] >= 0) nlog = consume(cnt, base + lr[j], log, nlog);
-                }
+            for (Py_ssize_t i = 0; i + 1 < T; i++) {
+                if (lr[i] < 0) continue;
+                int32_t base = lr[i] * (int32_t)D;
+                Py_ssize_t jend = i + pspan < T ? i + pspan : T;
+                for (Py_ssize_t j = i + 1; j < jend; j++)
+                    if (lr[j] >= 0) nlog = consume(cnt, base + lr[j], log, nlog);
             }
             ph[r] = (double)nlog;
             prc[r] = pair_count(T, gap);
@@ -2027,6 +2078,7 @@ static void Worker_dealloc(WorkerObject *w) {
     }
     free(w->fn);
     free(w->stats); free(w->scores); free(w->tmp);
+    free(w->rtab); free(w->pre); free(w->rflag);
     free(w->lmask); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     Py_XDECREF(w->eng);
     PyObject_Free(w);
