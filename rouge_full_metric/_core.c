@@ -224,7 +224,7 @@ static Py_ssize_t intern(Interner *in, const char *s, Py_ssize_t n, int32_t init
  * one cache-resident probe instead of two dependent misses in the interner.  A hit is exact:
  * the whole token (head and head2: bytes 0-7 and 8-15, zero-padded) and its length are
  * compared. */
-#define FRONT_BITS 13
+#define FRONT_BITS 14
 typedef struct { uint64_t head, head2; uint32_t tag; int32_t fin; } Front;
 
 typedef struct { int kind; int n; double weight; int max_gap; int unigrams; PyObject *name; } TSpec;
@@ -263,9 +263,8 @@ typedef struct {
     int busy;
     Interner in;
     Front *front;
-    /* per-vocabulary dense arrays: zero (slot: -1) between uses */
-    int32_t *cntp, *used, *bm, *bp, *slot, *loc;
-    uint32_t *ustamp, *pstamp;
+    /* per-vocabulary dense arrays: -1 between uses */
+    int32_t *slot, *loc;
     Py_ssize_t vcap;
     uint32_t stamp;
     TextBuf *tb; Py_ssize_t ntb, tbcap;
@@ -301,6 +300,7 @@ typedef struct {
     Py_ssize_t *lro; Py_ssize_t lrocap;
     int32_t *dcnt; Py_ssize_t dcap;     /* dense D x D pair counts, zero between uses */
     int32_t *rtab, *pre, *rflag; Py_ssize_t rtabcap, precap, rflagcap;   /* any-gap pairs of a reference */
+    int32_t *lcnt; Py_ssize_t lcntcap;  /* joined count of each prediction-local id */
     int32_t *ucnt; Py_ssize_t ucap;     /* dense D unigram counts */
     double *ph, *prc, *ppc; int *pgap; Py_ssize_t phcap;  /* pair-part cache per type */
     /* n-gram levels: ids of the prediction's / references' windows, the cells they were named
@@ -338,20 +338,12 @@ static int ensure_vocab(WorkerObject *w) {
     if (need <= w->vcap) return 0;
     Py_ssize_t c = w->vcap ? w->vcap : 4096;
     while (c < need) c *= 2;
-    int32_t **arrs[6] = {&w->cntp, &w->used, &w->bm, &w->bp, &w->slot, &w->loc};
-    for (int k = 0; k < 6; k++) {
+    int32_t **arrs[2] = {&w->slot, &w->loc};
+    for (int k = 0; k < 2; k++) {
         int32_t *q = (int32_t *)realloc(*arrs[k], (size_t)c * sizeof(int32_t));
         if (!q) return -1;
         *arrs[k] = q;
-        if (k >= 4) for (Py_ssize_t i = w->vcap; i < c; i++) q[i] = -1;
-        else memset(q + w->vcap, 0, (size_t)(c - w->vcap) * sizeof(int32_t));
-    }
-    uint32_t **stamps[2] = {&w->ustamp, &w->pstamp};
-    for (int k = 0; k < 2; k++) {
-        uint32_t *q = (uint32_t *)realloc(*stamps[k], (size_t)c * sizeof(uint32_t));
-        if (!q) return -1;
-        memset(q + w->vcap, 0, (size_t)(c - w->vcap) * sizeof(uint32_t));
-        *stamps[k] = q;
+        for (Py_ssize_t i = w->vcap; i < c; i++) q[i] = -1;
     }
     w->vcap = c;
     return 0;
@@ -1352,7 +1344,7 @@ static void budgets_set(WorkerObject *w, Py_ssize_t r) {
     const int32_t *lr = w->lr.v + w->lro[r];
     Py_ssize_t T = w->lro[r + 1] - w->lro[r];
     for (Py_ssize_t k = 0; k < T; k++) if (lr[k] >= 0) w->lbm[lr[k]]++;
-    for (Py_ssize_t k = 0; k < w->pdist.n; k++) w->lbp[k] = w->cntp[w->pdist.v[k]];
+    memcpy(w->lbp, w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
 }
 
 static void budgets_clear(WorkerObject *w) {
@@ -1667,12 +1659,24 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
     w->pdist.n = 0;
     w->lp.n = 0;
     w->lr.n = 0;
-    for (Py_ssize_t k = 0; k < pn; k++) {
-        if (w->cntp[pt[k]]++ == 0) {
-            w->loc[pt[k]] = (int32_t)w->pdist.n;
-            if (ivec_push(&w->pdist, pt[k])) { rcode = -1; goto done; }
+    if (grow((void **)&w->pdist.v, &w->pdist.cap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->lp.v, &w->lp.cap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->lcnt, &w->lcntcap, pn + 1, sizeof(int32_t))) { rcode = -1; goto done; }
+    {
+        /* local ids in order of first occurrence, and each one's joined count */
+        int32_t *loc = w->loc, *pd = w->pdist.v, *lp = w->lp.v, *lcnt = w->lcnt, D0 = 0;
+        for (Py_ssize_t k = 0; k < pn; k++) {
+            int32_t t = pt[k], l = loc[t];
+            if (l < 0) {
+                l = loc[t] = D0;
+                pd[D0++] = t;
+                lcnt[l] = 0;
+            }
+            lcnt[l]++;
+            lp[k] = l;
         }
-        if (ivec_push(&w->lp, w->loc[pt[k]])) { rcode = -1; goto done; }
+        w->pdist.n = D0;
+        w->lp.n = pn;
     }
     Py_ssize_t D = w->pdist.n;
     if (grow((void **)&w->lro, &w->lrocap, M + 1, sizeof(Py_ssize_t))) { rcode = -1; goto done; }
@@ -1694,7 +1698,7 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
     if (e->needs_sentences) {
         /* Under -b the sentence reader may hold prediction tokens the joined reader lost; they
          * still match in the LCS/WLCS (only the budgets exclude them), so they get local ids
-         * too, after the joined ones (their joined count, cntp, stays 0). */
+         * too, after the joined ones (with a joined count of 0). */
         if (!pred->stok_alias)
             for (Py_ssize_t k = 0; k < pred->stok.n; k++) {
                 int32_t t = pred->stok.v[k];
@@ -1704,6 +1708,8 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                 }
             }
         Py_ssize_t DA = w->pdist.n;
+        if (grow((void **)&w->lcnt, &w->lcntcap, DA + 1, sizeof(int32_t))) { rcode = -1; goto done; }
+        for (Py_ssize_t k = D; k < DA; k++) w->lcnt[k] = 0;
         Py_ssize_t old = w->lslotcap;
         if (grow((void **)&w->lslot, &w->lslotcap, DA + 1, sizeof(int32_t)) ||
             grow_zero((void **)&w->lbm, &w->lbmcap, DA + 1, sizeof(int32_t)) ||
@@ -1853,7 +1859,7 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
         }
     }
 done:
-    for (Py_ssize_t k = 0; k < w->pdist.n; k++) { w->cntp[w->pdist.v[k]] = 0; w->loc[w->pdist.v[k]] = -1; }
+    for (Py_ssize_t k = 0; k < w->pdist.n; k++) w->loc[w->pdist.v[k]] = -1;
     return rcode;
 }
 
@@ -2063,7 +2069,7 @@ static void textbuf_free(TextBuf *t) { free(t->tok.v); free(t->stok.v); free(t->
 static void Worker_dealloc(WorkerObject *w) {
     interner_free(&w->in);
     free(w->front);
-    free(w->cntp); free(w->used); free(w->bm); free(w->bp); free(w->slot); free(w->loc); free(w->ustamp); free(w->pstamp);
+    free(w->slot); free(w->loc);
     free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->ucnt);
     free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
@@ -2078,7 +2084,7 @@ static void Worker_dealloc(WorkerObject *w) {
     }
     free(w->fn);
     free(w->stats); free(w->scores); free(w->tmp);
-    free(w->rtab); free(w->pre); free(w->rflag);
+    free(w->rtab); free(w->pre); free(w->rflag); free(w->lcnt);
     free(w->lmask); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     Py_XDECREF(w->eng);
     PyObject_Free(w);
