@@ -16,14 +16,14 @@
 #include <Python.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
 #include <string.h>
 #include <stdlib.h>
 #include <math.h>
 #if defined(_MSC_VER)
 #include <intrin.h>
-#endif
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
 #endif
 
 #define FLAVOR_ROUGE155 0
