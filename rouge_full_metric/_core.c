@@ -16,9 +16,6 @@
 #include <Python.h>
 #include <stddef.h>
 #include <stdint.h>
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#endif
 #include <string.h>
 #include <stdlib.h>
 #include <math.h>
@@ -281,6 +278,7 @@ typedef struct {
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
     uint64_t *masks; Py_ssize_t maskcap;
     uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */
+    int32_t *wrow; Py_ssize_t wrowcap;  /* the rows a one-word WLCS computed */
     uint64_t *ck; Py_ssize_t ckcap;     /* LCS checkpoints */
     double *wc; Py_ssize_t wccap;       /* WLCS: two value rows */
     int32_t *wr; Py_ssize_t wrcap;      /* WLCS: two run rows */
@@ -1153,85 +1151,95 @@ static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_s
     }
 }
 
-/* One WLCS row against a sentence of n <= 63 tokens: wlcs_row_masked with the row's matches in
- * M (bit j-1 <-> column j) and the row above's in prevM.  The runs are kept at matches only (a
- * mismatch's run is 0), and the direction bits come after the values, from the cell to the left:
- * up when pc[j] >= cc[j-1]. */
-static inline int wlcs_row_word(uint64_t M, uint64_t prevM, Py_ssize_t n, const double *f, const double *pc,
-                                const int32_t *pr, double *cc, int32_t *cr, uint64_t *dir) {
-    double left = 0.0;
-    int monotone = 1;
-    Py_ssize_t j = 1;
-    cc[0] = 0.0;
-    while (M) {
-        Py_ssize_t m = ctz64(M) + 1;
-        M &= M - 1;
-        for (; j < m; j++) {
-            double up = pc[j];
-            left = up > left ? up : left;
-            cc[j] = left;
-        }
-        int32_t k = m >= 2 && ((prevM >> (m - 2)) & 1) ? pr[m - 1] : 0;
-        double v = pc[m - 1] + f[k + 1] - f[k];
-        monotone &= v >= left;
-        left = v;
-        cc[m] = v;
-        cr[m] = k + 1;
-        j = m + 1;
-    }
-    for (; j <= n; j++) {
-        double up = pc[j];
-        left = up > left ? up : left;
-        cc[j] = left;
-    }
-    uint64_t d = 0;
-    j = 1;
-#if defined(__SSE2__) || defined(_M_X64)
-    for (; j + 1 <= n; j += 2)
-        d |= (uint64_t)_mm_movemask_pd(_mm_cmpge_pd(_mm_loadu_pd(pc + j), _mm_loadu_pd(cc + j - 1))) << j;
-#endif
-    for (; j <= n; j++) d |= (uint64_t)(pc[j] >= cc[j - 1]) << j;
-    *dir = d;
-    return monotone;
-}
-
 /* wlcs_marks when the peer sentence has n <= 63 tokens (direction bits 1..n in one word), its
- * columns per token in lmask.  The back-trace walks left along a row to the highest column that
- * matches (diagonal) or goes up, one step per row. */
-static void wlcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, const double *f,
-                            unsigned char *mark) {
-    double cb[2][64];
-    int32_t rb[2][64];
-    const uint64_t *lmask = LMASK(w);
+ * columns per token in lmask (entry -1 zero).  One row of values, updated in place: a row
+ * without matches under a nondecreasing row is that row again with every step up (and runs of
+ * 0), so it is skipped; under a nondecreasing row a row also keeps the cells before its first
+ * match, and past its last match the running maximum meets the row above at the first cell
+ * that reaches it, after which the two agree.  Runs are kept at matches only (a mismatch's run
+ * is 0).  The back-trace visits only the computed rows (a skipped row steps straight up) and
+ * walks left along a row to the highest column that matches (diagonal) or goes up. */
+static void wlcs_marks_word(WorkerObject *w, const uint64_t *lmask, const int32_t *a, Py_ssize_t m, Py_ssize_t n,
+                            const double *f, unsigned char *mark) {
+    double c[64];
+    int32_t run[64];
     uint64_t *dir = w->rows, prevM = 0, any = 0;
-    for (Py_ssize_t j = 0; j <= n; j++) cb[0][j] = 0.0;
-    const double *pc = cb[0];
-    const int32_t *pr = rb[0];
-    int monotone = 1, cur = 1;   /* row 0 is all zeros: nondecreasing */
+    int32_t *computed = w->wrow;
+    Py_ssize_t ncomputed = 0;
+    int monotone = 1;   /* row 0 is all zeros: nondecreasing */
+    for (Py_ssize_t j = 0; j <= n; j++) c[j] = 0.0;
     for (Py_ssize_t i = 0; i < m; i++) {
-        uint64_t M = lmask[a[i]];
+        uint64_t M = lmask[a[i]], bits = M, d = 0;
         if (!M && monotone) {
-            /* the running maxima are the row above, every step goes up, the runs restart */
-            dir[i] = ~0ULL;
             prevM = 0;
             continue;
         }
         any |= M;
-        monotone = wlcs_row_word(M, prevM, n, f, pc, pr, cb[cur], rb[cur], &dir[i]);
-        pc = cb[cur];
-        pr = rb[cur];
+        Py_ssize_t j = 1, last = 0, last_match = -1;   /* last: the last cell updated */
+        double left = 0.0, last_old = 0.0;            /* last_old: that cell's value in the row above */
+        int32_t last_match_run = 0, next_monotone = 1;
+        if (monotone && bits) {
+            j = ctz64(bits) + 1;
+            d = low_bits(j) & ~1ULL;
+            left = c[j - 1];
+        }
+        while (bits) {
+            Py_ssize_t mc = ctz64(bits) + 1;
+            bits &= bits - 1;
+            for (; j < mc; j++) {
+                double up = c[j];
+                d |= (uint64_t)(up >= left) << j;
+                left = up > left ? up : left;
+                c[j] = left;
+                last_old = up;
+                last = j;
+            }
+            /* (c + f[k+1]) - f[k] from the diagonal cell, k its run (0 unless it matched) */
+            double diag = last == mc - 1 ? last_old : c[mc - 1];
+            int32_t k = 0;
+            if (mc >= 2 && ((prevM >> (mc - 2)) & 1)) k = last_match == mc - 1 ? last_match_run : run[mc - 1];
+            double v = diag + f[k + 1] - f[k];
+            next_monotone &= v >= left;
+            left = v;
+            last_old = c[mc];
+            c[mc] = v;
+            last_match_run = run[mc];
+            run[mc] = k + 1;
+            last_match = last = mc;
+            j = mc + 1;
+        }
+        if (monotone) {
+            for (; j <= n; j++) {
+                double up = c[j];
+                if (up >= left) {
+                    d |= ~0ULL << j;
+                    break;
+                }
+                c[j] = left;
+            }
+        } else {
+            for (; j <= n; j++) {
+                double up = c[j];
+                d |= (uint64_t)(up >= left) << j;
+                left = up > left ? up : left;
+                c[j] = left;
+            }
+        }
+        dir[i] = d;
+        computed[ncomputed++] = (int32_t)i;
+        monotone = next_monotone;
         prevM = M;
-        cur ^= 1;
     }
     if (!any) return;
     Py_ssize_t j = n;
-    for (Py_ssize_t i = m; i > 0 && j > 0; i--) {
-        uint64_t M = lmask[a[i - 1]];
-        uint64_t S = ((M << 1) | dir[i - 1]) & (low_bits(j + 1) & ~1ULL);   /* columns 1..j */
+    for (Py_ssize_t q = ncomputed; q > 0 && j > 0; q--) {
+        Py_ssize_t i = computed[q - 1];
+        uint64_t M = lmask[a[i]];
+        uint64_t S = ((M << 1) | dir[i]) & (low_bits(j + 1) & ~1ULL);   /* columns 1..j */
         if (!S) break;
         int p = 63 - clz64(S);
         unsigned char diag = (unsigned char)((M >> (p - 1)) & 1);
-        mark[i - 1] |= diag;
+        mark[i] |= diag;
         j = p - diag;
     }
 }
@@ -1256,7 +1264,7 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
             Py_ssize_t rstart = 0;
             for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
                 Py_ssize_t rend = ref->send.v[rs];
-                wlcs_marks_word(w, rtok + rstart, rend - rstart, pn, f, w->mark + rstart);
+                wlcs_marks_word(w, LMASK(w), rtok + rstart, rend - rstart, pn, f, w->mark + rstart);
                 rstart = rend;
             }
             for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
@@ -1298,7 +1306,8 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
                        int weighted, const double *f) {
     Py_ssize_t nr = SENT_NTOK(ref);
     if (grow((void **)&w->mark, &w->markcap, nr + 1, 1) ||
-        grow((void **)&w->rows, &w->rowcap, nr + 1, 8)) return -1;
+        grow((void **)&w->rows, &w->rowcap, nr + 1, 8) ||
+        grow((void **)&w->wrow, &w->wrowcap, nr + 1, sizeof(int32_t))) return -1;
     memset(w->mark, 0, (size_t)nr + 1);
     if (weighted) return union_marks_weighted(w, pred, ref, ptok, rtok, f);
     Py_ssize_t pstart = 0;
@@ -2084,7 +2093,7 @@ static void Worker_dealloc(WorkerObject *w) {
     }
     free(w->fn);
     free(w->stats); free(w->scores); free(w->tmp);
-    free(w->rtab); free(w->pre); free(w->rflag); free(w->lcnt);
+    free(w->rtab); free(w->pre); free(w->rflag); free(w->lcnt); free(w->wrow);
     free(w->lmask); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     Py_XDECREF(w->eng);
     PyObject_Free(w);
