@@ -1132,21 +1132,27 @@ static inline uint64_t low_bits(Py_ssize_t j) {
 static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, unsigned char *mark) {
     const uint64_t *lmask = LMASK(w);
     uint64_t *dv = w->rows, V = ~0ULL;
+    int32_t *rowi = w->wrow;
+    Py_ssize_t nm = 0;
+    /* a row without matches leaves V as it is, and the walk goes straight up through it (D = 0):
+     * only the rows with matches are kept */
     for (Py_ssize_t i = 0; i < m; i++) {
         uint64_t M = lmask[a[i]];
         uint64_t Vn = (V + (V & M)) | (V & ~M);
-        dv[i] = (~V & Vn) - (V & ~Vn);
+        dv[nm] = (~V & Vn) - (V & ~Vn);
+        rowi[nm] = (int32_t)i;
+        nm += M != 0;
         V = Vn;
     }
-    if (V == ~0ULL) return;   /* no match anywhere */
     Py_ssize_t j = n;
-    for (Py_ssize_t i = m; i > 0 && j > 0; i--) {
-        uint64_t M = lmask[a[i - 1]];
-        uint64_t S = (M | ~dv[i - 1]) & low_bits(j);
+    for (Py_ssize_t q = nm; q > 0 && j > 0; q--) {
+        Py_ssize_t i = rowi[q - 1];
+        uint64_t M = lmask[a[i]];
+        uint64_t S = (M | ~dv[q - 1]) & low_bits(j);
         if (!S) break;   /* left to column 0 */
         int p = 63 - clz64(S);
         unsigned char diag = (unsigned char)((M >> p) & 1);
-        mark[i - 1] |= diag;
+        mark[i] |= diag;
         j = p + 1 - diag;
     }
 }
