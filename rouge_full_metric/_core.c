@@ -109,6 +109,13 @@ static inline int popc64(uint64_t x) {
  * which is what float() of the printed string gives.  fma() makes the comparisons with the
  * decimal grid exact. */
 static double round5(double x) {
+    if (x >= 0.0 && x < 1e4) {
+        /* x * 1e5 is within 2^-24 of the exact product here, so unless its fraction is near
+         * one half the exact product rounds the same way: no fma() needed */
+        double y = x * 1e5, fl = floor(y), frac = y - fl;
+        if (frac < 0.5 - 1e-6) return fl / 1e5;
+        if (frac > 0.5 + 1e-6) return (fl + 1.0) / 1e5;
+    }
     if (!(x >= 0.0) || x >= 1e10) {
         if (x < 0.0 && x > -1e10) return -round5(-x);
         return x; /* nan/inf/huge: not produced by ROUGE ratios */
@@ -396,11 +403,12 @@ static Py_ssize_t porter(char *w, Py_ssize_t n) {
 /* ------------------------------------------------------------------------------------------ */
 /* objects                                                                                      */
 
-/* Direct-mapped cache of final ids for tokens of up to 8 bytes: frequent (Zipf) tokens then cost
+/* Direct-mapped cache of final ids for tokens of up to 16 bytes: frequent (Zipf) tokens then cost
  * one cache-resident probe instead of two dependent misses in the interner.  A hit is exact:
- * the whole token (head, zero-padded) and its length are compared. */
-#define FRONT_BITS 13
-typedef struct { uint64_t head; uint32_t tag; int32_t fin; } Front;
+ * the whole token (head and head2: bytes 0-7 and 8-15, zero-padded) and its length are
+ * compared. */
+#define FRONT_BITS 14
+typedef struct { uint64_t head, head2; uint32_t tag; int32_t fin; } Front;
 
 typedef struct { int kind; int n; double weight; int max_gap; int unigrams; PyObject *name; } TSpec;
 
@@ -443,9 +451,8 @@ typedef struct {
     int busy;
     Interner in;
     Front *front;
-    /* per-vocabulary dense arrays: zero (slot: -1) between uses */
-    int32_t *cntp, *used, *bm, *bp, *slot, *loc;
-    uint32_t *ustamp, *pstamp;
+    /* per-vocabulary dense arrays: -1 between uses */
+    int32_t *slot, *loc;
     Py_ssize_t vcap;
     uint32_t stamp;
     TextBuf *tb; Py_ssize_t ntb, tbcap;
@@ -458,9 +465,12 @@ typedef struct {
     /* union LCS/WLCS work in prediction-local ids: these D-sized arrays stay in L1 */
     int32_t *lslot, *lbm, *lbp; uint32_t *lustamp, *lpstamp;
     Py_ssize_t lslotcap, lbmcap, lbpcap, lustampcap, lpstampcap;
+    /* a sentence of <= 64 tokens: its columns per token (through LMASK), zero between uses */
+    uint64_t *lmask; Py_ssize_t lmaskcap;
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
     uint64_t *masks; Py_ssize_t maskcap;
     uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */
+    int32_t *wrow; Py_ssize_t wrowcap;  /* the rows a one-word WLCS computed */
     uint64_t *ck; Py_ssize_t ckcap;     /* LCS checkpoints */
     double *wc; Py_ssize_t wccap;       /* WLCS: two value rows */
     int32_t *wr; Py_ssize_t wrcap;      /* WLCS: two run rows */
@@ -478,9 +488,17 @@ typedef struct {
      * from the prediction, so nothing containing it can match) */
     IVec lp, lr;
     Py_ssize_t *lro; Py_ssize_t lrocap;
-    int32_t *dcnt, *dused; Py_ssize_t dcap, ducap;   /* dense D x D pair counts, zero between uses */
-    int32_t *ucnt, *uused; Py_ssize_t ucap, uucap;   /* dense D unigram counts */
+    int32_t *dcnt; Py_ssize_t dcap;     /* dense D x D pair counts, zero between uses */
+    int32_t *rtab, *pre, *rflag; Py_ssize_t rtabcap, precap, rflagcap;   /* any-gap pairs of a reference */
+    int32_t *lcnt; Py_ssize_t lcntcap;  /* joined count of each prediction-local id */
+    int32_t *ucnt; Py_ssize_t ucap;     /* dense D unigram counts */
     double *ph, *prc, *ppc; int *pgap; Py_ssize_t phcap;  /* pair-part cache per type */
+    /* n-gram levels: ids of the prediction's / references' windows, the cells they were named
+     * by, counts, consumed counts to restore, and the id table (zero between uses) */
+    int32_t *pid, *rid, *cell, *gcnt, *clog, *ltab;
+    Py_ssize_t pidcap, ridcap, cellcap, gcntcap, clogcap, ltabcap;
+    double *nh; Py_ssize_t nhcap;       /* hits per n and reference */
+    int nlevels;                        /* levels in nh for this example (0: none computed) */
 } WorkerObject;
 
 typedef struct { WorkerObject *w; PyThreadState *ts; int nogil; int err; } Ctx;
@@ -510,20 +528,12 @@ static int ensure_vocab(WorkerObject *w) {
     if (need <= w->vcap) return 0;
     Py_ssize_t c = w->vcap ? w->vcap : 4096;
     while (c < need) c *= 2;
-    int32_t **arrs[6] = {&w->cntp, &w->used, &w->bm, &w->bp, &w->slot, &w->loc};
-    for (int k = 0; k < 6; k++) {
+    int32_t **arrs[2] = {&w->slot, &w->loc};
+    for (int k = 0; k < 2; k++) {
         int32_t *q = (int32_t *)realloc(*arrs[k], (size_t)c * sizeof(int32_t));
         if (!q) return -1;
         *arrs[k] = q;
-        if (k >= 4) for (Py_ssize_t i = w->vcap; i < c; i++) q[i] = -1;
-        else memset(q + w->vcap, 0, (size_t)(c - w->vcap) * sizeof(int32_t));
-    }
-    uint32_t **stamps[2] = {&w->ustamp, &w->pstamp};
-    for (int k = 0; k < 2; k++) {
-        uint32_t *q = (uint32_t *)realloc(*stamps[k], (size_t)c * sizeof(uint32_t));
-        if (!q) return -1;
-        memset(q + w->vcap, 0, (size_t)(c - w->vcap) * sizeof(uint32_t));
-        *stamps[k] = q;
+        for (Py_ssize_t i = w->vcap; i < c; i++) q[i] = -1;
     }
     w->vcap = c;
     return 0;
@@ -602,23 +612,24 @@ static int32_t resolve_final(Ctx *c, Py_ssize_t idx) {
     return fin;
 }
 
-static inline int emit(Ctx *c, const char *s, Py_ssize_t n, uint64_t head, IVec *out) {
+static inline uint32_t front_tag(uint64_t h, Py_ssize_t n) {
+    return (uint32_t)((h >> 8) & 0xFFFFFF00u) | (uint32_t)n;
+}
+
+/* Append the final id of token s[0:n] (h its hash; head: its first 8 bytes, head2: the next 8
+ * when n <= 16, both zero-padded) to out, which has room. */
+static inline int emit_h(Ctx *c, const char *s, Py_ssize_t n, uint64_t h, uint64_t head, uint64_t head2,
+                         IVec *out) {
     WorkerObject *w = c->w;
-    uint64_t h = hash_tok(s, n, head);
     Front *fe = NULL;
     uint32_t tag = 0;
-    if (n <= 8 && w->front) {
+    if (n <= 16 && w->front) {
         fe = &w->front[h >> (64 - FRONT_BITS)];
-        tag = (uint32_t)((h >> 8) & 0xFFFFFF00u) | (uint32_t)n;
-        if (fe->tag == tag && fe->head == head) {
+        tag = front_tag(h, n);
+        if (fe->tag == tag && fe->head == head && fe->head2 == head2) {
             int32_t fin = fe->fin;
-            if (fin >= 0) {
-                if (out->n == out->cap && grow((void **)&out->v, &out->cap, out->n + 1, sizeof(int32_t))) {
-                    c->err = ERR_NOMEM;
-                    return -1;
-                }
-                out->v[out->n++] = fin;
-            }
+            out->v[out->n] = fin;
+            out->n += fin >= 0;
             return 0;
         }
     }
@@ -629,8 +640,18 @@ static inline int emit(Ctx *c, const char *s, Py_ssize_t n, uint64_t head, IVec 
         fin = resolve_final(c, idx);
         if (c->err) return -1;
     }
-    if (fe) { fe->tag = tag; fe->head = head; fe->fin = fin; }
-    if (fin >= 0 && ivec_push(out, fin)) { c->err = ERR_NOMEM; return -1; }
+    if (fe) { fe->tag = tag; fe->head = head; fe->head2 = head2; fe->fin = fin; }
+    if (fin >= 0) out->v[out->n++] = fin;
+    return 0;
+}
+
+static inline int emit(Ctx *c, const char *s, Py_ssize_t n, uint64_t head, IVec *out) {
+    return emit_h(c, s, n, hash_tok(s, n, head), head, n > 8 && n <= 16 ? head_of(s + 8, n - 8) : 0, out);
+}
+
+/* Room for the tokens of n more bytes: at most one per two bytes, plus one. */
+static inline int reserve_tokens(Ctx *c, IVec *out, Py_ssize_t n) {
+    if (grow((void **)&out->v, &out->cap, out->n + n / 2 + 2, sizeof(int32_t))) { c->err = ERR_NOMEM; return -1; }
     return 0;
 }
 
@@ -639,26 +660,89 @@ static int ensure_tbuf(Ctx *c, Py_ssize_t n) {
     return 0;
 }
 
+static inline uint64_t load64(const unsigned char *p) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+/* LOWER_ALNUM of eight bytes at once: per byte, range tests on its low seven bits (each
+ * subtraction stays inside its byte: x | 0x80 >= 0x80 > lo, and (hi | 0x80) - x >= 1). */
+static inline uint64_t lower_alnum8(uint64_t x) {
+    const uint64_t L01 = 0x0101010101010101ULL, H80 = 0x8080808080808080ULL;
+    uint64_t y = x & ~H80, yh = y | H80;
+#define IN_RANGE(lo, hi) ((yh - (lo) * L01) & (((hi) * L01 | H80) - y))
+    uint64_t upper = IN_RANGE(0x41, 0x5A);
+    uint64_t alnum = (IN_RANGE(0x30, 0x39) | upper | IN_RANGE(0x61, 0x7A)) & ~x & H80;
+#undef IN_RANGE
+    return (x | (upper & H80) >> 2) & ((alnum >> 7) * 0xFF);
+}
+
 /* ROUGE-1.5.5 tokens of a byte span: maximal [A-Za-z0-9] runs, ASCII-lowercased (every other
  * byte, '-' and each byte of a UTF-8 sequence included, is a separator: spec §4.1). */
 static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
+    WorkerObject *w = c->w;
     const unsigned char *u = (const unsigned char *)p;
+    if (ensure_tbuf(c, n + 16) || reserve_tokens(c, out, n)) return -1;
+    /* the span lowercased, separators as 0 bytes, then 16 zero bytes */
+    unsigned char *b = (unsigned char *)w->tbuf;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (Py_ssize_t k = 0; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    memset(b + n, 0, 16);
     Py_ssize_t i = 0;
     while (i < n) {
-        if (!LOWER_ALNUM[u[i]]) { i++; continue; }
+        if (!b[i]) { i++; continue; }
         Py_ssize_t s = i;
-        while (i < n && LOWER_ALNUM[u[i]]) i++;
-        if (ensure_tbuf(c, i - s)) return -1;
-        char *b = c->w->tbuf;
-        uint64_t head = 0;
-        for (Py_ssize_t k = s; k < i; k++) {
-            unsigned char ch = LOWER_ALNUM[u[k]];
-            b[k - s] = (char)ch;
-            if (k - s < 8) head |= (uint64_t)ch << (8 * (k - s));
-        }
-        if (emit(c, b, i - s, head, out)) return -1;
+        while (b[i]) i++;
+        if (emit(c, (const char *)b + s, i - s, head_of((const char *)b + s, i - s), out)) return -1;
     }
     return 0;
+#else
+    Py_ssize_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x = lower_alnum8(load64(u + k));
+        memcpy(b + k, &x, 8);
+    }
+    memset(b + k, 0, 24);
+    for (; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    /* Pass 1 finds the tokens (runs of nonzero bytes, eight bytes at a time: every byte is
+     * < 0x80, so byte + 0x7F carries into bit 7 exactly when the byte is not 0), hashes them and
+     * prefetches their front slots; pass 2 looks them up, the cache misses overlapped. */
+    enum { BATCH = 32 };
+    const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        struct { uint64_t h, head, head2; Py_ssize_t s, len; } t[BATCH];
+        int nt = 0;
+        while (i < n && nt < BATCH) {
+            uint64_t nz = (load64(b + i) + L7F) & H80;
+            if (!nz) { i += 8; continue; }
+            i += ctz64(nz) >> 3;
+            Py_ssize_t s = i;
+            for (;;) {
+                uint64_t z = ~(load64(b + i) + L7F) & H80;
+                if (z) { i += ctz64(z) >> 3; break; }
+                i += 8;
+            }
+            Py_ssize_t len = i - s;
+            uint64_t head = load64(b + s), head2 = 0;
+            if (len < 8) head &= (1ULL << (8 * len)) - 1;
+            else if (len <= 16) {
+                head2 = load64(b + s + 8);
+                if (len < 16) head2 &= (1ULL << (8 * (len - 8))) - 1;
+            }
+            uint64_t h = hash_tok((const char *)b + s, len, head);
+#if defined(__GNUC__) || defined(__clang__)
+            if (w->front) __builtin_prefetch(&w->front[h >> (64 - FRONT_BITS)]);
+#endif
+            t[nt].h = h; t[nt].head = head; t[nt].head2 = head2; t[nt].s = s; t[nt].len = len;
+            nt++;
+        }
+        for (int q = 0; q < nt; q++)
+            if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
+    }
+    return 0;
+#endif
 }
 
 /* rouge_score tokens of UTF-8 text: str.lower() then [^a-z0-9]+ -> space.  Only two non-ASCII
@@ -666,7 +750,7 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
  * the Kelvin sign U+212A -> "k". */
 static int tok_rs(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
     const unsigned char *u = (const unsigned char *)p;
-    if (ensure_tbuf(c, n)) return -1;
+    if (ensure_tbuf(c, n) || reserve_tokens(c, out, n)) return -1;
     char *b = c->w->tbuf;
     Py_ssize_t i = 0, len = 0;
     uint64_t head = 0;
@@ -730,12 +814,12 @@ static int push_line(Ctx *c, const char *p, Py_ssize_t n) {
 }
 
 static int split_lines(Ctx *c, const char *p, Py_ssize_t n) {
-    Py_ssize_t s = 0;
-    for (Py_ssize_t i = 0; i <= n; i++) {
-        if (i == n || p[i] == '\n') {
-            if (i > s && push_line(c, p + s, i - s)) return -1;
-            s = i + 1;
-        }
+    const char *end = p + n;
+    while (p < end) {
+        const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        if (stop > p && push_line(c, p, stop - p)) return -1;
+        p = stop + 1;
     }
     return 0;
 }
@@ -1251,6 +1335,157 @@ static int wlcs_value(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* union back-traces against a peer sentence of at most 64 tokens (one mask word)               */
+
+static inline int clz64(uint64_t x) {
+#if defined(_MSC_VER)
+    unsigned long k;
+    _BitScanReverse64(&k, x);
+    return 63 - (int)k;
+#else
+    return __builtin_clzll(x);
+#endif
+}
+
+/* lmask shifted by one: id -1 (a token the prediction lacks) reads the always-zero first word, so
+ * row loops look up masks without a branch. */
+#define LMASK(w) ((w)->lmask + 1)
+
+/* Columns 0..j-1 (j <= 64). */
+static inline uint64_t low_bits(Py_ssize_t j) {
+    return j >= 64 ? ~0ULL : (1ULL << j) - 1;
+}
+
+/* lcs_marks when the peer sentence has n <= 64 tokens, lmask[t] holding its columns of token t.
+ * With V_i the bit-parallel rows, D_i = (~V_{i-1} & V_i) - (V_{i-1} & ~V_i) has bit j-1 set
+ * exactly when c[i][j] > c[i-1][j] (each row moves one zero of V per run of ones that holds a
+ * match, from the run's end down to its lowest match; the difference of the two bit sets fills
+ * each such span, and for the top run, whose end is past the word, the borrow fills up to
+ * bit 63).  At a mismatch c[i][j] = max(c[i-1][j], c[i][j-1]), so the Perl's "up when
+ * c[i-1][j] >= c[i][j-1]" is "up unless bit j-1 of D_i", and the walk left along a row ends at
+ * the highest lower column that matches or has a clear bit: one step per row. */
+static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, unsigned char *mark) {
+    const uint64_t *lmask = LMASK(w);
+    uint64_t *dv = w->rows, V = ~0ULL;
+    int32_t *rowi = w->wrow;
+    Py_ssize_t nm = 0;
+    /* a row without matches leaves V as it is, and the walk goes straight up through it (D = 0):
+     * only the rows with matches are kept */
+    for (Py_ssize_t i = 0; i < m; i++) {
+        uint64_t M = lmask[a[i]];
+        uint64_t Vn = (V + (V & M)) | (V & ~M);
+        dv[nm] = (~V & Vn) - (V & ~Vn);
+        rowi[nm] = (int32_t)i;
+        nm += M != 0;
+        V = Vn;
+    }
+    Py_ssize_t j = n;
+    for (Py_ssize_t q = nm; q > 0 && j > 0; q--) {
+        Py_ssize_t i = rowi[q - 1];
+        uint64_t M = lmask[a[i]];
+        uint64_t S = (M | ~dv[q - 1]) & low_bits(j);
+        if (!S) break;   /* left to column 0 */
+        int p = 63 - clz64(S);
+        unsigned char diag = (unsigned char)((M >> p) & 1);
+        mark[i] |= diag;
+        j = p + 1 - diag;
+    }
+}
+
+/* wlcs_marks when the peer sentence has n <= 63 tokens (direction bits 1..n in one word), its
+ * columns per token in lmask (entry -1 zero).  One row of values, updated in place: a row
+ * without matches under a nondecreasing row is that row again with every step up (and runs of
+ * 0), so it is skipped; under a nondecreasing row a row also keeps the cells before its first
+ * match, and past its last match the running maximum meets the row above at the first cell
+ * that reaches it, after which the two agree.  Runs are kept at matches only (a mismatch's run
+ * is 0).  The back-trace visits only the computed rows (a skipped row steps straight up) and
+ * walks left along a row to the highest column that matches (diagonal) or goes up. */
+static void wlcs_marks_word(WorkerObject *w, const uint64_t *lmask, const int32_t *a, Py_ssize_t m, Py_ssize_t n,
+                            const double *f, unsigned char *mark) {
+    double c[64];
+    int32_t run[64];
+    uint64_t *dir = w->rows, prevM = 0, any = 0;
+    int32_t *computed = w->wrow;
+    Py_ssize_t ncomputed = 0;
+    int monotone = 1;   /* row 0 is all zeros: nondecreasing */
+    for (Py_ssize_t j = 0; j <= n; j++) c[j] = 0.0;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        uint64_t M = lmask[a[i]], bits = M, d = 0;
+        if (!M && monotone) {
+            prevM = 0;
+            continue;
+        }
+        any |= M;
+        Py_ssize_t j = 1, last = 0, last_match = -1;   /* last: the last cell updated */
+        double left = 0.0, last_old = 0.0;            /* last_old: that cell's value in the row above */
+        int32_t last_match_run = 0, next_monotone = 1;
+        if (monotone && bits) {
+            j = ctz64(bits) + 1;
+            d = low_bits(j) & ~1ULL;
+            left = c[j - 1];
+        }
+        while (bits) {
+            Py_ssize_t mc = ctz64(bits) + 1;
+            bits &= bits - 1;
+            for (; j < mc; j++) {
+                double up = c[j];
+                d |= (uint64_t)(up >= left) << j;
+                left = up > left ? up : left;
+                c[j] = left;
+                last_old = up;
+                last = j;
+            }
+            /* (c + f[k+1]) - f[k] from the diagonal cell, k its run (0 unless it matched) */
+            double diag = last == mc - 1 ? last_old : c[mc - 1];
+            int32_t k = 0;
+            if (mc >= 2 && ((prevM >> (mc - 2)) & 1)) k = last_match == mc - 1 ? last_match_run : run[mc - 1];
+            double v = diag + f[k + 1] - f[k];
+            next_monotone &= v >= left;
+            left = v;
+            last_old = c[mc];
+            c[mc] = v;
+            last_match_run = run[mc];
+            run[mc] = k + 1;
+            last_match = last = mc;
+            j = mc + 1;
+        }
+        if (monotone) {
+            for (; j <= n; j++) {
+                double up = c[j];
+                if (up >= left) {
+                    d |= ~0ULL << j;
+                    break;
+                }
+                c[j] = left;
+            }
+        } else {
+            for (; j <= n; j++) {
+                double up = c[j];
+                d |= (uint64_t)(up >= left) << j;
+                left = up > left ? up : left;
+                c[j] = left;
+            }
+        }
+        dir[i] = d;
+        computed[ncomputed++] = (int32_t)i;
+        monotone = next_monotone;
+        prevM = M;
+    }
+    if (!any) return;
+    Py_ssize_t j = n;
+    for (Py_ssize_t q = ncomputed; q > 0 && j > 0; q--) {
+        Py_ssize_t i = computed[q - 1];
+        uint64_t M = lmask[a[i]];
+        uint64_t S = ((M << 1) | dir[i]) & (low_bits(j + 1) & ~1ULL);   /* columns 1..j */
+        if (!S) break;
+        int p = 63 - clz64(S);
+        unsigned char diag = (unsigned char)((M >> (p - 1)) & 1);
+        mark[i] |= diag;
+        j = p - diag;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* per-pair statistics                                                                           */
 
 /* WLCS union marks.  A run of peer tokens that never occur in the model sentence behaves as one
@@ -1265,6 +1500,17 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
         const int32_t *pb = ptok + pstart;
         pstart = pend;
         if (pn == 0) continue;
+        if (pn <= 63 && SENT_NTOK(ref) <= TABLE_WORDS_LIMIT) {
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
+            Py_ssize_t rstart = 0;
+            for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
+                Py_ssize_t rend = ref->send.v[rs];
+                wlcs_marks_word(w, LMASK(w), rtok + rstart, rend - rstart, pn, f, w->mark + rstart);
+                rstart = rend;
+            }
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
+            continue;
+        }
         uint32_t stp = ++w->stamp;
         for (Py_ssize_t j = 0; j < pn; j++) w->lpstamp[pb[j]] = stp;
         if (grow((void **)&w->red.v, &w->red.cap, pn + 1, sizeof(int32_t))) return -1;
@@ -1300,7 +1546,9 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
 static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32_t *ptok, const int32_t *rtok,
                        int weighted, const double *f) {
     Py_ssize_t nr = SENT_NTOK(ref);
-    if (grow((void **)&w->mark, &w->markcap, nr + 1, 1)) return -1;
+    if (grow((void **)&w->mark, &w->markcap, nr + 1, 1) ||
+        grow((void **)&w->rows, &w->rowcap, nr + 1, 8) ||
+        grow((void **)&w->wrow, &w->wrowcap, nr + 1, sizeof(int32_t))) return -1;
     memset(w->mark, 0, (size_t)nr + 1);
     if (weighted) return union_marks_weighted(w, pred, ref, ptok, rtok, f);
     Py_ssize_t pstart = 0;
@@ -1309,6 +1557,17 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
         const int32_t *pb = ptok + pstart;
         pstart = pend;
         if (pn == 0) continue;
+        if (pn <= 64 && nr <= TABLE_WORDS_LIMIT) {
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
+            Py_ssize_t rstart = 0;
+            for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
+                Py_ssize_t rend = ref->send.v[rs];
+                lcs_marks_word(w, rtok + rstart, rend - rstart, pn, w->mark + rstart);
+                rstart = rend;
+            }
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
+            continue;
+        }
         Py_ssize_t words = (pn + 63) >> 6;
         if (set_masks(w, pb, pn, words) < 0) return -1;
         Py_ssize_t rstart = 0;
@@ -1335,7 +1594,7 @@ static void budgets_set(WorkerObject *w, Py_ssize_t r) {
     const int32_t *lr = w->lr.v + w->lro[r];
     Py_ssize_t T = w->lro[r + 1] - w->lro[r];
     for (Py_ssize_t k = 0; k < T; k++) if (lr[k] >= 0) w->lbm[lr[k]]++;
-    for (Py_ssize_t k = 0; k < w->pdist.n; k++) w->lbp[k] = w->cntp[w->pdist.v[k]];
+    memcpy(w->lbp, w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
 }
 
 static void budgets_clear(WorkerObject *w) {
@@ -1357,7 +1616,74 @@ static double pair_count(Py_ssize_t T, Py_ssize_t gap) {
     return c;
 }
 
+/* Clipped matching by consuming the prediction's counts: a reference item with a count left takes
+ * one (min(prediction count, reference count) summed over items, as the reference counts it).
+ * The consumed items go to log so that restore() can hand them back for the next reference. */
+static inline Py_ssize_t consume(int32_t *cnt, int32_t id, int32_t *log, Py_ssize_t nlog) {
+    int32_t c = cnt[id], h = c > 0;
+    cnt[id] = c - h;
+    log[nlog] = id;
+    return nlog + h;
+}
+
+static inline void restore(int32_t *cnt, const int32_t *log, Py_ssize_t nlog) {
+    for (Py_ssize_t k = 0; k < nlog; k++) cnt[log[k]]++;
+}
+
 #define DENSE_MAX 724   /* D x D int32 pair tables up to ~2 MiB each */
+
+/* pair_part for skip-bigrams with any gap when D <= DENSE_MAX.  The pair counts are D x D tables
+ * (cell b * D + a: a before b) built a position at a time: position j adds the running counts of
+ * every token before it to its row, a vector addition.  A reference's hits are the cell-wise
+ * minima of its table and the prediction's, summed over the rows of its tokens. */
+static int pair_part_any_gap(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, double *ph, double *prc) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n;
+    if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rtab, &w->rtabcap, D * D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->pre, &w->precap, D + 1, sizeof(int32_t)) ||
+        grow_zero((void **)&w->rflag, &w->rflagcap, D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rid, &w->ridcap, D + 1, sizeof(int32_t))) return -1;
+    int32_t *P = w->dcnt, *R = w->rtab, *pre = w->pre, *flag = w->rflag, *rows = w->rid;
+    memset(pre, 0, (size_t)D * sizeof(int32_t));
+    Py_ssize_t seen = 0;   /* local ids follow first occurrence: those before j are < seen */
+    for (Py_ssize_t j = 0; j < pn; j++) {
+        int32_t b = lp[j], *row = P + (Py_ssize_t)b * D;
+        for (Py_ssize_t a = 0; a < seen; a++) row[a] += pre[a];
+        pre[b]++;
+        seen += b == seen;
+    }
+    for (Py_ssize_t r = 0; r < M; r++) {
+        const int32_t *lr = w->lr.v + w->lro[r];
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], nrows = 0, hi = 0;
+        memset(pre, 0, (size_t)D * sizeof(int32_t));
+        for (Py_ssize_t k = 0; k < T; k++) {
+            int32_t b = lr[k];
+            if (b < 0) continue;
+            int32_t *row = R + (Py_ssize_t)b * D;
+            if (!flag[b]) {
+                flag[b] = 1;
+                rows[nrows++] = b;
+                memset(row, 0, (size_t)D * sizeof(int32_t));
+            }
+            for (Py_ssize_t a = 0; a < hi; a++) row[a] += pre[a];
+            pre[b]++;
+            if (b >= hi) hi = b + 1;
+        }
+        int64_t hits = 0;
+        for (Py_ssize_t q = 0; q < nrows; q++) {
+            const int32_t *x = P + (Py_ssize_t)rows[q] * D, *y = R + (Py_ssize_t)rows[q] * D;
+            int64_t h = 0;
+            for (Py_ssize_t a = 0; a < D; a++) h += x[a] < y[a] ? x[a] : y[a];
+            hits += h;
+            flag[rows[q]] = 0;
+        }
+        ph[r] = (double)hits;
+        prc[r] = pair_count(T, -1);
+    }
+    memset(P, 0, (size_t)(D * D) * sizeof(int32_t));
+    return 0;
+}
 
 /* Clipped matches of the skip-bigrams (gap 0: bigrams) of the prediction and each reference:
  * w->ph/prc[ti*M + r] and w->ppc[ti].  Keys are pairs of prediction-local ids, so up to
@@ -1380,40 +1706,39 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     w->ppc[ti] = pair_count(pn, gap);
     w->pgap[ti] = gap;
     double *ph = w->ph + (Py_ssize_t)ti * M, *prc = w->prc + (Py_ssize_t)ti * M;
+    if (D <= DENSE_MAX && gap < 0) return pair_part_any_gap(w, M, D, ph, prc);
     if (D <= DENSE_MAX) {
+        Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti];
         if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
-            grow_zero((void **)&w->dused, &w->ducap, D * D + 1, sizeof(int32_t))) return -1;
-        Py_ssize_t pspan = gap < 0 ? pn : gap + 2;
+            grow((void **)&w->clog, &w->clogcap, npairs + 1, sizeof(int32_t))) return -1;
+        int32_t *cnt = w->dcnt, *log = w->clog;
+        Py_ssize_t pspan = gap + 2;
         for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-            int32_t *row = w->dcnt + (Py_ssize_t)lp[i] * D;
+            int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
             Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
             for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]]++;
         }
         for (Py_ssize_t r = 0; r < M; r++) {
             const int32_t *lr = w->lr.v + w->lro[r];
-            Py_ssize_t T = w->lro[r + 1] - w->lro[r], span = gap < 0 ? T : gap + 2;
-            double hits = 0.0;
-            for (int pass = 0; pass < 2; pass++) {
-                for (Py_ssize_t i = 0; i + 1 < T; i++) {
-                    if (lr[i] < 0) continue;
-                    Py_ssize_t base = (Py_ssize_t)lr[i] * D, jend = i + span < T ? i + span : T;
-                    int32_t *cnt = w->dcnt + base, *used = w->dused + base;
-                    for (Py_ssize_t j = i + 1; j < jend; j++) {
-                        int32_t b = lr[j];
-                        if (b < 0) continue;
-                        if (pass == 0) { if (used[b]++ < cnt[b]) hits += 1.0; }
-                        else used[b] = 0;
-                    }
-                }
+            Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
+            for (Py_ssize_t i = 0; i + 1 < T; i++) {
+                if (lr[i] < 0) continue;
+                int32_t base = lr[i] * (int32_t)D;
+                Py_ssize_t jend = i + pspan < T ? i + pspan : T;
+                for (Py_ssize_t j = i + 1; j < jend; j++)
+                    if (lr[j] >= 0) nlog = consume(cnt, base + lr[j], log, nlog);
             }
-            ph[r] = hits;
+            ph[r] = (double)nlog;
             prc[r] = pair_count(T, gap);
+            if (r + 1 < M) restore(cnt, log, nlog);
         }
-        for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-            int32_t *row = w->dcnt + (Py_ssize_t)lp[i] * D;
-            Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
-            for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]] = 0;
-        }
+        if (D * D <= npairs) memset(cnt, 0, (size_t)(D * D) * sizeof(int32_t));
+        else
+            for (Py_ssize_t i = 0; i + 1 < pn; i++) {
+                int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
+                Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
+                for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]] = 0;
+            }
         return 0;
     }
     /* many distinct tokens: hash the (exact) pair keys */
@@ -1450,22 +1775,19 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
 
 /* ROUGE-SU's unigrams (every token but the last; every token in flavor paper) added to o[]. */
 static int unigram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int all, Py_ssize_t D, PS *o) {
-    if (grow((void **)&w->ucnt, &w->ucap, D + 1, sizeof(int32_t)) ||
-        grow((void **)&w->uused, &w->uucap, D + 1, sizeof(int32_t))) return -1;
     const int32_t *lp = w->lp.v;
     Py_ssize_t pn = w->lp.n, pu = all ? pn : (pn > 0 ? pn - 1 : 0);
-    for (Py_ssize_t k = 0; k < D; k++) { w->ucnt[k] = 0; w->uused[k] = 0; }
-    for (Py_ssize_t k = 0; k < pu; k++) w->ucnt[lp[k]]++;
+    if (grow((void **)&w->ucnt, &w->ucap, D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->clog, &w->clogcap, pu + 1, sizeof(int32_t))) return -1;
+    int32_t *cnt = w->ucnt, *log = w->clog;
+    memset(cnt, 0, (size_t)D * sizeof(int32_t));
+    for (Py_ssize_t k = 0; k < pu; k++) cnt[lp[k]]++;
     for (Py_ssize_t r = 0; r < M; r++) {
         const int32_t *lr = w->lr.v + w->lro[r];
-        Py_ssize_t T = w->lro[r + 1] - w->lro[r], ru = all ? T : (T > 0 ? T - 1 : 0);
-        double hits = 0.0;
-        for (Py_ssize_t k = 0; k < ru; k++) {
-            int32_t a = lr[k];
-            if (a >= 0 && w->uused[a]++ < w->ucnt[a]) hits += 1.0;
-        }
-        for (Py_ssize_t k = 0; k < ru; k++) if (lr[k] >= 0) w->uused[lr[k]] = 0;
-        o[r].h += hits;
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], ru = all ? T : (T > 0 ? T - 1 : 0), nlog = 0;
+        for (Py_ssize_t k = 0; k < ru; k++) if (lr[k] >= 0) nlog = consume(cnt, lr[k], log, nlog);
+        if (r + 1 < M) restore(cnt, log, nlog);
+        o[r].h += (double)nlog;
         o[r].rc += (double)ru;
         o[r].pc += (double)pu;
     }
@@ -1513,6 +1835,70 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
     return 0;
 }
 
+/* Dense n-gram tables up to this many cells (int32): pn x D, the prediction's length times its
+ * distinct tokens, bounds every level's table. */
+#define LEVEL_CELLS_MAX ((Py_ssize_t)1 << 20)
+
+/* Clipped n-gram matches for n = 1..maxn of every reference: w->nh[(n - 1) * M + r].  Level n
+ * names the prediction's distinct n-grams 0..B-1 through a dense table indexed by (id of the
+ * (n-1)-gram, next token), so a reference window gets its n-gram's id with one lookup per level
+ * and no hashing; a window the prediction lacks gets -1.  Returns 1 (nothing computed) when the
+ * tables would be too big, -1 when out of memory. */
+static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
+    const int32_t *lp = w->lp.v, *lr = w->lr.v;
+    Py_ssize_t pn = w->lp.n, TR = w->lr.n;
+    w->nlevels = 0;
+    if (pn * D > LEVEL_CELLS_MAX) return 1;
+    if (grow((void **)&w->nh, &w->nhcap, (Py_ssize_t)maxn * M + 1, sizeof(double)) ||
+        grow((void **)&w->pid, &w->pidcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->cell, &w->cellcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->gcnt, &w->gcntcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rid, &w->ridcap, TR + 1, sizeof(int32_t)) ||
+        grow((void **)&w->clog, &w->clogcap, pn + 1, sizeof(int32_t)) ||
+        grow_zero((void **)&w->ltab, &w->ltabcap, pn * D + 1, sizeof(int32_t))) return -1;
+    int32_t *pid = w->pid, *rid = w->rid, *cnt = w->gcnt, *tab = w->ltab, *cell = w->cell, *log = w->clog;
+    memcpy(pid, lp, (size_t)pn * sizeof(int32_t));
+    memcpy(rid, lr, (size_t)TR * sizeof(int32_t));
+    Py_ssize_t B = D;   /* distinct (n-1)-grams, then n-grams */
+    for (int n = 1; n <= maxn; n++) {
+        double *nh = w->nh + (Py_ssize_t)(n - 1) * M;
+        Py_ssize_t pc = pn - n + 1;
+        if (pc <= 0) {
+            for (Py_ssize_t r = 0; r < M; r++) nh[r] = 0.0;
+            continue;
+        }
+        if (n > 1) {
+            int32_t nb = 0;
+            for (Py_ssize_t p = 0; p < pc; p++) {
+                int32_t c = pid[p] * (int32_t)D + lp[p + n - 1];
+                cell[p] = c;
+                if (!tab[c]) tab[c] = ++nb;
+                pid[p] = tab[c] - 1;
+            }
+            for (Py_ssize_t r = 0; r < M; r++) {
+                Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1;
+                for (Py_ssize_t q = 0; q < wins; q++) {
+                    int32_t prev = rid[base + q], x = lr[base + q + n - 1];
+                    rid[base + q] = prev >= 0 && x >= 0 ? tab[prev * (int32_t)D + x] - 1 : -1;
+                }
+            }
+            for (Py_ssize_t p = 0; p < pc; p++) tab[cell[p]] = 0;
+            B = nb;
+        }
+        memset(cnt, 0, (size_t)B * sizeof(int32_t));
+        for (Py_ssize_t p = 0; p < pc; p++) cnt[pid[p]]++;
+        for (Py_ssize_t r = 0; r < M; r++) {
+            Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1, nlog = 0;
+            for (Py_ssize_t q = 0; q < wins; q++)
+                if (rid[base + q] >= 0) nlog = consume(cnt, rid[base + q], log, nlog);
+            nh[r] = (double)nlog;
+            if (r + 1 < M) restore(cnt, log, nlog);
+        }
+    }
+    w->nlevels = maxn;
+    return 0;
+}
+
 /* Statistics of every type against every reference of one example: out[t * M + r]. */
 static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
     EngineObject *e = w->eng;
@@ -1523,12 +1909,24 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
     w->pdist.n = 0;
     w->lp.n = 0;
     w->lr.n = 0;
-    for (Py_ssize_t k = 0; k < pn; k++) {
-        if (w->cntp[pt[k]]++ == 0) {
-            w->loc[pt[k]] = (int32_t)w->pdist.n;
-            if (ivec_push(&w->pdist, pt[k])) { rcode = -1; goto done; }
+    if (grow((void **)&w->pdist.v, &w->pdist.cap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->lp.v, &w->lp.cap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->lcnt, &w->lcntcap, pn + 1, sizeof(int32_t))) { rcode = -1; goto done; }
+    {
+        /* local ids in order of first occurrence, and each one's joined count */
+        int32_t *loc = w->loc, *pd = w->pdist.v, *lp = w->lp.v, *lcnt = w->lcnt, D0 = 0;
+        for (Py_ssize_t k = 0; k < pn; k++) {
+            int32_t t = pt[k], l = loc[t];
+            if (l < 0) {
+                l = loc[t] = D0;
+                pd[D0++] = t;
+                lcnt[l] = 0;
+            }
+            lcnt[l]++;
+            lp[k] = l;
         }
-        if (ivec_push(&w->lp, w->loc[pt[k]])) { rcode = -1; goto done; }
+        w->pdist.n = D0;
+        w->lp.n = pn;
     }
     Py_ssize_t D = w->pdist.n;
     if (grow((void **)&w->lro, &w->lrocap, M + 1, sizeof(Py_ssize_t))) { rcode = -1; goto done; }
@@ -1550,7 +1948,7 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
     if (e->needs_sentences) {
         /* Under -b the sentence reader may hold prediction tokens the joined reader lost; they
          * still match in the LCS/WLCS (only the budgets exclude them), so they get local ids
-         * too, after the joined ones (their joined count, cntp, stays 0). */
+         * too, after the joined ones (with a joined count of 0). */
         if (!pred->stok_alias)
             for (Py_ssize_t k = 0; k < pred->stok.n; k++) {
                 int32_t t = pred->stok.v[k];
@@ -1560,12 +1958,15 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                 }
             }
         Py_ssize_t DA = w->pdist.n;
+        if (grow((void **)&w->lcnt, &w->lcntcap, DA + 1, sizeof(int32_t))) { rcode = -1; goto done; }
+        for (Py_ssize_t k = D; k < DA; k++) w->lcnt[k] = 0;
         Py_ssize_t old = w->lslotcap;
         if (grow((void **)&w->lslot, &w->lslotcap, DA + 1, sizeof(int32_t)) ||
             grow_zero((void **)&w->lbm, &w->lbmcap, DA + 1, sizeof(int32_t)) ||
             grow_zero((void **)&w->lbp, &w->lbpcap, DA + 1, sizeof(int32_t)) ||
             grow_zero((void **)&w->lustamp, &w->lustampcap, DA + 1, sizeof(uint32_t)) ||
-            grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t))) { rcode = -1; goto done; }
+            grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t)) ||
+            grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 2, sizeof(uint64_t))) { rcode = -1; goto done; }
         for (Py_ssize_t k = old; k < w->lslotcap; k++) w->lslot[k] = -1;
         /* the sentence reader's tokens, in local ids (the same arrays unless -b made them differ) */
         w->lps.n = 0;
@@ -1582,10 +1983,23 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                     if (ivec_push(&w->lrs, w->loc[ref->stok.v[k]])) { rcode = -1; goto done; }
         }
     }
+    int maxn = 0;
+    for (int ti = 0; ti < e->ntypes; ti++)
+        if (e->types[ti].kind == K_N && e->types[ti].n > maxn) maxn = e->types[ti].n;
+    w->nlevels = 0;
+    if (maxn && ngram_levels(w, M, maxn, D) < 0) { rcode = -1; goto done; }
     for (int ti = 0; ti < e->ntypes; ti++) {
         TSpec *ts = &e->types[ti];
         PS *o = out + (Py_ssize_t)ti * M;
-        if (ts->kind == K_N && ts->n == 1) {
+        if (ts->kind == K_N && ts->n <= w->nlevels) {
+            const double *nh = w->nh + (Py_ssize_t)(ts->n - 1) * M;
+            double pc = pn - ts->n + 1 > 0 ? (double)(pn - ts->n + 1) : 0.0;
+            for (Py_ssize_t r = 0; r < M; r++) {
+                Py_ssize_t T = w->lro[r + 1] - w->lro[r];
+                double rc = T - ts->n + 1 > 0 ? (double)(T - ts->n + 1) : 0.0;
+                o[r].h = nh[r]; o[r].rc = rc; o[r].pc = pc; o[r].sel = sel_of(e, nh[r], rc);
+            }
+        } else if (ts->kind == K_N && ts->n == 1) {
             /* clipped unigram matches = the unigram kernel over every token */
             for (Py_ssize_t r = 0; r < M; r++) { o[r].h = 0.0; o[r].rc = 0.0; o[r].pc = 0.0; }
             if (unigram_part(w, tbs, M, 1, D, o)) { rcode = -1; goto done; }
@@ -1695,7 +2109,7 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
         }
     }
 done:
-    for (Py_ssize_t k = 0; k < w->pdist.n; k++) { w->cntp[w->pdist.v[k]] = 0; w->loc[w->pdist.v[k]] = -1; }
+    for (Py_ssize_t k = 0; k < w->pdist.n; k++) w->loc[w->pdist.v[k]] = -1;
     return rcode;
 }
 
@@ -1995,8 +2409,8 @@ static void textbuf_free(TextBuf *t) { free(t->tok.v); free(t->stok.v); free(t->
 static void Worker_dealloc(WorkerObject *w) {
     interner_free(&w->in);
     free(w->front);
-    free(w->cntp); free(w->used); free(w->bm); free(w->bp); free(w->slot); free(w->loc); free(w->ustamp); free(w->pstamp);
-    free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->dused); free(w->ucnt); free(w->uused);
+    free(w->slot); free(w->loc);
+    free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->ucnt);
     free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
     free(w->tb); free(w->tbuf); free(w->sbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
@@ -2010,6 +2424,8 @@ static void Worker_dealloc(WorkerObject *w) {
     }
     free(w->fn);
     free(w->stats); free(w->scores); free(w->tmp);
+    free(w->rtab); free(w->pre); free(w->rflag); free(w->lcnt); free(w->wrow);
+    free(w->lmask); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     Py_XDECREF(w->eng);
     PyObject_Free(w);
 }
@@ -2326,15 +2742,32 @@ static PyTypeObject WorkerType = {
 /* replicate_sums(values, N, K, out, R): values a C-contiguous float64 (N, K) buffer in sorted
  * key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential sum of
  * the values at the Perl's N draws of replicate r (drand48 seeded with r), exactly as
- * bootstrap.replicate_sums adds them. */
+ * bootstrap.replicate_sums adds them.
+ *
+ * The draws hit random rows of a table bigger than L2, so memory latency, not the additions,
+ * sets the pace.  Hence: the columns are copied into blocks of RS_BLOCK (one 64-byte line per
+ * row), a pair of replicates' draws is computed once and then swept over each block with the
+ * accumulators in registers, and the rows a few draws ahead are prefetched.  Each replicate
+ * still adds its own draws in draw order, so every sum is the Perl's bit for bit. */
+#define RS_BLOCK 8
+#define RS_LANES 2
+#define RS_AHEAD 8
 static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     Py_buffer vb, ob;
     Py_ssize_t N, K, R;
     if (!PyArg_ParseTuple(args, "y*nnw*n", &vb, &N, &K, &ob, &R)) return NULL;
     PyObject *res = NULL;
+    char *raw = NULL;
+    Py_ssize_t *at = NULL;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
+    }
+    Py_ssize_t nb = (K + RS_BLOCK - 1) / RS_BLOCK;
+    if (N > 0 && nb > 0) {
+        raw = (char *)malloc((size_t)(nb * N * RS_BLOCK) * sizeof(double) + 64);
+        at = (Py_ssize_t *)malloc((size_t)((N + RS_AHEAD) * RS_LANES) * sizeof(Py_ssize_t));
+        if (!raw || !at) { PyErr_NoMemory(); goto end; }
     }
     {
         const double *v = (const double *)vb.buf;
@@ -2342,28 +2775,44 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         const uint64_t A = 0x5DEECE66DULL, C = 0xB, MASK = (1ULL << 48) - 1;
         const double scale = 1.0 / 281474976710656.0, size = (double)N;
-        /* Eight replicates advance together so that their random row reads overlap; each one
-         * still adds its own draws in draw order, so every sum is the Perl's bit for bit. */
-        enum { LANES = 8 };
-        for (Py_ssize_t r0 = 0; r0 < R; r0 += LANES) {
-            Py_ssize_t lanes = R - r0 < LANES ? R - r0 : LANES;
-            uint64_t x[LANES];
-            for (Py_ssize_t q = 0; q < lanes; q++) {
-                double *acc = o + (r0 + q) * K;
-                for (Py_ssize_t k = 0; k < K; k++) acc[k] = 0.0;
-                x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
-            }
-            if (N == 0) continue;
-            for (Py_ssize_t d = 0; d < N; d++) {
-                const double *rows[LANES];
-                for (Py_ssize_t q = 0; q < lanes; q++) {
-                    x[q] = (A * x[q] + C) & MASK;
-                    rows[q] = v + (Py_ssize_t)(((double)x[q] * scale) * size) * K;
-                }
-                for (Py_ssize_t q = 0; q < lanes; q++) {
-                    double *acc = o + (r0 + q) * K;
-                    const double *row = rows[q];
-                    for (Py_ssize_t k = 0; k < K; k++) acc[k] += row[k];
+        for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
+        if (raw) {
+            /* blk[b][i][c] = v[i][b * RS_BLOCK + c], zero past K (sums of zeros, never read) */
+            double *blk = (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+            for (Py_ssize_t b = 0; b < nb; b++)
+                for (Py_ssize_t i = 0; i < N; i++)
+                    for (Py_ssize_t c = 0; c < RS_BLOCK; c++) {
+                        Py_ssize_t k = b * RS_BLOCK + c;
+                        blk[(b * N + i) * RS_BLOCK + c] = k < K ? v[i * K + k] : 0.0;
+                    }
+            for (Py_ssize_t d = N; d < N + RS_AHEAD; d++)
+                for (int q = 0; q < RS_LANES; q++) at[d * RS_LANES + q] = 0;
+            for (Py_ssize_t r0 = 0; r0 < R; r0 += RS_LANES) {
+                Py_ssize_t lanes = R - r0 < RS_LANES ? R - r0 : RS_LANES;
+                uint64_t x[RS_LANES];
+                for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
+                for (Py_ssize_t d = 0; d < N; d++)
+                    for (int q = 0; q < RS_LANES; q++) {   /* lanes interleaved: the LCG is a serial chain */
+                        x[q] = (A * x[q] + C) & MASK;
+                        at[d * RS_LANES + q] = (Py_ssize_t)(((double)x[q] * scale) * size) * RS_BLOCK;
+                    }
+                for (Py_ssize_t b = 0; b < nb; b++) {
+                    const double *base = blk + b * N * RS_BLOCK;
+                    double acc[RS_LANES][RS_BLOCK];
+                    for (int q = 0; q < RS_LANES; q++)
+                        for (int c = 0; c < RS_BLOCK; c++) acc[q][c] = 0.0;
+                    for (Py_ssize_t d = 0; d < N; d++) {
+                        for (int q = 0; q < RS_LANES; q++) {
+                            const double *row = base + at[d * RS_LANES + q];
+#if defined(__GNUC__) || defined(__clang__)
+                            __builtin_prefetch(base + at[(d + RS_AHEAD) * RS_LANES + q]);
+#endif
+                            for (int c = 0; c < RS_BLOCK; c++) acc[q][c] += row[c];
+                        }
+                    }
+                    for (Py_ssize_t q = 0; q < lanes; q++)
+                        for (Py_ssize_t c = 0; c < RS_BLOCK && b * RS_BLOCK + c < K; c++)
+                            o[(r0 + q) * K + b * RS_BLOCK + c] = acc[q][c];
                 }
             }
         }
@@ -2372,6 +2821,8 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     Py_INCREF(Py_None);
     res = Py_None;
 end:
+    free(raw);
+    free(at);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&ob);
     return res;

@@ -187,6 +187,46 @@ def test_checkpointed_back_traces_identical(limit):
         compiled.core._set_table_limit(old)
 
 
+def test_sentences_around_the_one_word_back_traces_identical():
+    # The union LCS (WLCS) back-traces take a bit-parallel path when the prediction's sentence
+    # has at most 64 (63) tokens: lengths on both sides of the limit, few words, many matches.
+    rng = random.Random(17)
+    cases = []
+    for _ in range(80):
+        vocab = TINY if rng.random() < 0.5 else WORDS[:12]   # one token per word
+
+        def sentence(n):
+            return " ".join(rng.choice(vocab) for _ in range(n))
+
+        size = rng.choice([1, 2, 62, 63, 64, 65, 66, 127, 128, 129])
+        pred = "\n".join(sentence(rng.choice([size, size, rng.randint(1, 70)])) for _ in range(rng.randint(1, 3)))
+        ref = "\n".join(sentence(rng.randint(1, 130)) for _ in range(rng.randint(1, 3)))
+        cases.append((pred, [ref, _perturb(rng, ref, vocab)] if rng.random() < 0.3 else ref))
+    assert_same(RougeScorer(["rougeLsum", "rougeW-1.2", "rougeW-2"]), cases)
+    assert_same(RougeScorer(["rougeLsum", "rougeW-1.2"], flavor="paper"), cases)
+    assert_same(RougeScorer(["rougeLsum"], flavor="rouge_score"), cases)
+
+
+def test_many_distinct_tokens_take_the_hashed_paths_identically():
+    # n-grams use dense id tables while prediction length x distinct tokens <= 2^20, skip-bigrams
+    # dense count tables up to 724 distinct tokens; past either, keys are hashed.  A few frequent
+    # words make repeated n-grams, so clipping counts.
+    rng = random.Random(23)
+    rare = ["w%d" % k for k in range(100000)]
+    frequent = ["the", "of", "cat", "sat", "mat", "a", "on", "in", "and", "to"]
+
+    def cases(size, share):
+        words = [rng.choice(frequent) if rng.random() < share else rng.choice(rare) for _ in range(size)]
+        ref = " ".join(words)
+        pred = " ".join(w if rng.random() < 0.9 else rng.choice(frequent) for w in words if rng.random() < 0.8)
+        return [(pred, [ref, _perturb(rng, ref, frequent)]), (pred.replace(" the ", "\n"), ref)]
+
+    ngrams = ["rouge1", "rouge2", "rouge3", "rouge4", "rouge5", "rougeS4", "rougeSU4"]
+    assert_same(RougeScorer(ngrams), cases(2000, 0.5))
+    assert_same(RougeScorer(ngrams + ["rougeS*", "rougeSU*"]), cases(950, 0.15) + cases(700, 1.0) + cases(300, 0.3))
+    assert_same(RougeScorer(["rouge1", "rouge2", "rouge3"], flavor="rouge_score"), cases(2000, 0.5))
+
+
 def test_round5_matches_python_formatting():
     rng = random.Random(3)
     values = [rng.random() for _ in range(20000)] + [k / 200000 for k in range(0, 200001, 7)]
