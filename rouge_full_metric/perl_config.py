@@ -11,9 +11,10 @@ inputs:
 Both parsers return a :class:`Config` of plain :class:`Eval` records with the paths resolved as the
 Perl resolves them. Paths are relative to the working directory, since the Perl opens them as
 written. A caller that runs from elsewhere joins them with the config's directory itself. Only
-the standard library is used (``xml.parsers.expat``). The Perl builds an XML::DOM tree and walks
-it, and its rules are stated in DOM terms below; the XML reader here applies them in one streaming
-pass, so memory does not grow with a DOM (a 100 MB tree for 11,490 evaluations).
+the standard library is used (``xml.parsers.expat``; the compiled core scans canonical configs
+when it is built). The Perl builds an XML::DOM tree and walks it, and its rules are stated in DOM
+terms below; the XML reader here applies them in one streaming pass, so memory does not grow with
+a DOM (a 100 MB tree for 11,490 evaluations).
 
 Rules copied from the Perl, which matter for parity:
 
