@@ -1353,18 +1353,22 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
     return 0;
 }
 
-/* Unigram budgets in prediction-local ids: a reference token the prediction lacks has a zero
- * prediction budget, so it is never counted and needs no slot. */
+/* Unigram budgets in prediction-local ids, through LBM / LBP: a reference token the prediction
+ * lacks (id -1) has a zero prediction budget (LBP(w)[-1] stays 0), so it is never counted. */
+#define LBM(w) ((w)->lbm + 1)
+#define LBP(w) ((w)->lbp + 1)
+
 static void budgets_set(WorkerObject *w, Py_ssize_t r) {
     const int32_t *lr = w->lr.v + w->lro[r];
+    int32_t *lbm = LBM(w);
     Py_ssize_t T = w->lro[r + 1] - w->lro[r];
-    for (Py_ssize_t k = 0; k < T; k++) if (lr[k] >= 0) w->lbm[lr[k]]++;
-    memcpy(w->lbp, w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
+    for (Py_ssize_t k = 0; k < T; k++) lbm[lr[k]]++;
+    memcpy(LBP(w), w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
 }
 
 static void budgets_clear(WorkerObject *w) {
-    memset(w->lbm, 0, (size_t)w->pdist.n * sizeof(int32_t));
-    memset(w->lbp, 0, (size_t)w->pdist.n * sizeof(int32_t));
+    memset(w->lbm, 0, (size_t)(w->pdist.n + 1) * sizeof(int32_t));
+    memset(LBP(w), 0, (size_t)w->pdist.n * sizeof(int32_t));
 }
 
 static inline double sel_of(EngineObject *e, double hits, double rc) {
@@ -1727,8 +1731,8 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
         for (Py_ssize_t k = D; k < DA; k++) w->lcnt[k] = 0;
         Py_ssize_t old = w->lslotcap;
         if (grow((void **)&w->lslot, &w->lslotcap, DA + 1, sizeof(int32_t)) ||
-            grow_zero((void **)&w->lbm, &w->lbmcap, DA + 1, sizeof(int32_t)) ||
-            grow_zero((void **)&w->lbp, &w->lbpcap, DA + 1, sizeof(int32_t)) ||
+            grow_zero((void **)&w->lbm, &w->lbmcap, DA + 2, sizeof(int32_t)) ||
+            grow_zero((void **)&w->lbp, &w->lbpcap, DA + 2, sizeof(int32_t)) ||
             grow_zero((void **)&w->lustamp, &w->lustampcap, DA + 1, sizeof(uint32_t)) ||
             grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t)) ||
             grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 2, sizeof(uint64_t))) { rcode = -1; goto done; }
@@ -1807,10 +1811,14 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                     model_len = (double)ref->tok.n;
                 } else {
                     budgets_set(w, r);
+                    int32_t *lbm = LBM(w), *lbp = LBP(w), taken = 0;
                     for (Py_ssize_t k = 0; k < nr; k++) {
-                        int32_t t = rt[k];
-                        if (w->mark[k] && t >= 0 && w->lbm[t] > 0 && w->lbp[t] > 0) { hits += 1.0; w->lbm[t]--; w->lbp[t]--; }
+                        int32_t t = rt[k], ok = w->mark[k] & (lbm[t] > 0) & (lbp[t] > 0);
+                        taken += ok;
+                        lbm[t] -= ok;
+                        lbp[t] -= ok;
                     }
+                    hits = (double)taken;
                     budgets_clear(w);
                     model_len = (double)nr;
                 }
@@ -1858,9 +1866,9 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                     for (Py_ssize_t k = start; k < end; k++) {
                         if (!w->mark[k]) continue;
                         int32_t t = rt[k];
-                        if (t >= 0 && w->lbm[t] > 0 && w->lbp[t] > 0) {
+                        if (LBM(w)[t] > 0 && LBP(w)[t] > 0) {
                             run++;
-                            w->lbm[t]--; w->lbp[t]--;
+                            LBM(w)[t]--; LBP(w)[t]--;
                             if (k + 1 == end || !w->mark[k + 1]) { hits += f[run]; run = 0; }
                         }
                     }
