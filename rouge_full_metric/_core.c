@@ -1477,13 +1477,15 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     double *ph = w->ph + (Py_ssize_t)ti * M, *prc = w->prc + (Py_ssize_t)ti * M;
     if (D <= DENSE_MAX && gap < 0) return pair_part_any_gap(w, M, D, ph, prc);
     if (D <= DENSE_MAX) {
-        Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti];
-        if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
+        /* cell (a + 1) * (D + 1) + b + 1: row 0 and column 0 (a token the prediction lacks) stay
+         * 0, so a reference pair holding one consumes nothing, without a test */
+        Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti], W = D + 1;
+        if (grow_zero((void **)&w->dcnt, &w->dcap, W * W + 1, sizeof(int32_t)) ||
             grow((void **)&w->clog, &w->clogcap, npairs + 1, sizeof(int32_t))) return -1;
         int32_t *cnt = w->dcnt, *log = w->clog;
         Py_ssize_t pspan = gap + 2;
         for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-            int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
+            int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
             Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
             for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]]++;
         }
@@ -1491,20 +1493,18 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
             const int32_t *lr = w->lr.v + w->lro[r];
             Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
             for (Py_ssize_t i = 0; i + 1 < T; i++) {
-                if (lr[i] < 0) continue;
-                int32_t base = lr[i] * (int32_t)D;
+                int32_t base = (lr[i] + 1) * (int32_t)W + 1;
                 Py_ssize_t jend = i + pspan < T ? i + pspan : T;
-                for (Py_ssize_t j = i + 1; j < jend; j++)
-                    if (lr[j] >= 0) nlog = consume(cnt, base + lr[j], log, nlog);
+                for (Py_ssize_t j = i + 1; j < jend; j++) nlog = consume(cnt, base + lr[j], log, nlog);
             }
             ph[r] = (double)nlog;
             prc[r] = pair_count(T, gap);
             if (r + 1 < M) restore(cnt, log, nlog);
         }
-        if (D * D <= npairs) memset(cnt, 0, (size_t)(D * D) * sizeof(int32_t));
+        if (W * W <= npairs) memset(cnt, 0, (size_t)(W * W) * sizeof(int32_t));
         else
             for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-                int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
+                int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
                 Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
                 for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]] = 0;
             }
@@ -1546,15 +1546,15 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
 static int unigram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int all, Py_ssize_t D, PS *o) {
     const int32_t *lp = w->lp.v;
     Py_ssize_t pn = w->lp.n, pu = all ? pn : (pn > 0 ? pn - 1 : 0);
-    if (grow((void **)&w->ucnt, &w->ucap, D + 1, sizeof(int32_t)) ||
+    if (grow((void **)&w->ucnt, &w->ucap, D + 2, sizeof(int32_t)) ||
         grow((void **)&w->clog, &w->clogcap, pu + 1, sizeof(int32_t))) return -1;
-    int32_t *cnt = w->ucnt, *log = w->clog;
-    memset(cnt, 0, (size_t)D * sizeof(int32_t));
+    int32_t *cnt = w->ucnt + 1, *log = w->clog;   /* cnt[-1] = 0: a token the prediction lacks */
+    memset(w->ucnt, 0, (size_t)(D + 1) * sizeof(int32_t));
     for (Py_ssize_t k = 0; k < pu; k++) cnt[lp[k]]++;
     for (Py_ssize_t r = 0; r < M; r++) {
         const int32_t *lr = w->lr.v + w->lro[r];
         Py_ssize_t T = w->lro[r + 1] - w->lro[r], ru = all ? T : (T > 0 ? T - 1 : 0), nlog = 0;
-        for (Py_ssize_t k = 0; k < ru; k++) if (lr[k] >= 0) nlog = consume(cnt, lr[k], log, nlog);
+        for (Py_ssize_t k = 0; k < ru; k++) nlog = consume(cnt, lr[k], log, nlog);
         if (r + 1 < M) restore(cnt, log, nlog);
         o[r].h += (double)nlog;
         o[r].rc += (double)ru;
@@ -1604,30 +1604,33 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
     return 0;
 }
 
-/* Dense n-gram tables up to this many cells (int32): pn x D, the prediction's length times its
- * distinct tokens, bounds every level's table. */
+/* Dense n-gram tables up to this many cells (int32): (pn + 1) x (D + 1), the prediction's length
+ * and distinct tokens plus one, bounds every level's table. */
 #define LEVEL_CELLS_MAX ((Py_ssize_t)1 << 20)
 
 /* Clipped n-gram matches for n = 1..maxn of every reference: w->nh[(n - 1) * M + r].  Level n
- * names the prediction's distinct n-grams 0..B-1 through a dense table indexed by (id of the
+ * names the prediction's distinct n-grams 1..B through a dense table indexed by (id of the
  * (n-1)-gram, next token), so a reference window gets its n-gram's id with one lookup per level
- * and no hashing; a window the prediction lacks gets -1.  Returns 1 (nothing computed) when the
+ * and no hashing; a window the prediction lacks gets 0.  Returns 1 (nothing computed) when the
  * tables would be too big, -1 when out of memory. */
 static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
     const int32_t *lp = w->lp.v, *lr = w->lr.v;
-    Py_ssize_t pn = w->lp.n, TR = w->lr.n;
+    Py_ssize_t pn = w->lp.n, TR = w->lr.n, W = D + 1;
     w->nlevels = 0;
-    if (pn * D > LEVEL_CELLS_MAX) return 1;
+    if ((pn + 1) * W > LEVEL_CELLS_MAX) return 1;
     if (grow((void **)&w->nh, &w->nhcap, (Py_ssize_t)maxn * M + 1, sizeof(double)) ||
         grow((void **)&w->pid, &w->pidcap, pn + 1, sizeof(int32_t)) ||
         grow((void **)&w->cell, &w->cellcap, pn + 1, sizeof(int32_t)) ||
-        grow((void **)&w->gcnt, &w->gcntcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->gcnt, &w->gcntcap, pn + 2, sizeof(int32_t)) ||
         grow((void **)&w->rid, &w->ridcap, TR + 1, sizeof(int32_t)) ||
         grow((void **)&w->clog, &w->clogcap, pn + 1, sizeof(int32_t)) ||
-        grow_zero((void **)&w->ltab, &w->ltabcap, pn * D + 1, sizeof(int32_t))) return -1;
+        grow_zero((void **)&w->ltab, &w->ltabcap, (pn + 1) * W + 1, sizeof(int32_t))) return -1;
+    /* Ids are 1-based here, 0 standing for "not in the prediction": the table's row 0 and column 0
+     * (an absent (n-1)-gram or token) stay 0, and so does count 0, so that a reference window the
+     * prediction lacks needs no test anywhere. */
     int32_t *pid = w->pid, *rid = w->rid, *cnt = w->gcnt, *tab = w->ltab, *cell = w->cell, *log = w->clog;
-    memcpy(pid, lp, (size_t)pn * sizeof(int32_t));
-    memcpy(rid, lr, (size_t)TR * sizeof(int32_t));
+    for (Py_ssize_t p = 0; p < pn; p++) pid[p] = lp[p] + 1;
+    for (Py_ssize_t q = 0; q < TR; q++) rid[q] = lr[q] + 1;
     Py_ssize_t B = D;   /* distinct (n-1)-grams, then n-grams */
     for (int n = 1; n <= maxn; n++) {
         double *nh = w->nh + (Py_ssize_t)(n - 1) * M;
@@ -1639,27 +1642,26 @@ static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
         if (n > 1) {
             int32_t nb = 0;
             for (Py_ssize_t p = 0; p < pc; p++) {
-                int32_t c = pid[p] * (int32_t)D + lp[p + n - 1];
+                int32_t c = pid[p] * (int32_t)W + lp[p + n - 1] + 1, t = tab[c], fresh = t == 0;
+                nb += fresh;
+                t = fresh ? nb : t;
+                tab[c] = t;
                 cell[p] = c;
-                if (!tab[c]) tab[c] = ++nb;
-                pid[p] = tab[c] - 1;
+                pid[p] = t;
             }
             for (Py_ssize_t r = 0; r < M; r++) {
                 Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1;
-                for (Py_ssize_t q = 0; q < wins; q++) {
-                    int32_t prev = rid[base + q], x = lr[base + q + n - 1];
-                    rid[base + q] = prev >= 0 && x >= 0 ? tab[prev * (int32_t)D + x] - 1 : -1;
-                }
+                for (Py_ssize_t q = 0; q < wins; q++)
+                    rid[base + q] = tab[rid[base + q] * (int32_t)W + lr[base + q + n - 1] + 1];
             }
             for (Py_ssize_t p = 0; p < pc; p++) tab[cell[p]] = 0;
             B = nb;
         }
-        memset(cnt, 0, (size_t)B * sizeof(int32_t));
+        memset(cnt, 0, (size_t)(B + 1) * sizeof(int32_t));
         for (Py_ssize_t p = 0; p < pc; p++) cnt[pid[p]]++;
         for (Py_ssize_t r = 0; r < M; r++) {
             Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1, nlog = 0;
-            for (Py_ssize_t q = 0; q < wins; q++)
-                if (rid[base + q] >= 0) nlog = consume(cnt, rid[base + q], log, nlog);
+            for (Py_ssize_t q = 0; q < wins; q++) nlog = consume(cnt, rid[base + q], log, nlog);
             nh[r] = (double)nlog;
             if (r + 1 < M) restore(cnt, log, nlog);
         }
