@@ -278,7 +278,7 @@ typedef struct {
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
     uint64_t *masks; Py_ssize_t maskcap;
     uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */
-    int32_t *wrow; Py_ssize_t wrowcap;  /* the rows a one-word WLCS computed */
+    int32_t *wrow; Py_ssize_t wrowcap;  /* row lists of the one-word back-traces */
     uint64_t *ck; Py_ssize_t ckcap;     /* LCS checkpoints */
     double *wc; Py_ssize_t wccap;       /* WLCS: two value rows */
     int32_t *wr; Py_ssize_t wrcap;      /* WLCS: two run rows */
@@ -499,6 +499,8 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
             uint64_t h = hash_tok((const char *)b + s, len, head);
 #if defined(__GNUC__) || defined(__clang__)
             if (w->front) __builtin_prefetch(&w->front[h >> (64 - FRONT_BITS)]);
+            /* and the interner's slot, for the tokens the front cache misses */
+            if (w->in.tabcap) __builtin_prefetch(&w->in.tab[h & (uint64_t)(w->in.tabcap - 1)]);
 #endif
             t[nt].h = h; t[nt].head = head; t[nt].head2 = head2; t[nt].s = s; t[nt].len = len;
             nt++;
@@ -1157,34 +1159,58 @@ static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_s
     }
 }
 
+/* A WLCS row without matches, in place over the row above: running maxima, runs of 0. */
+static inline uint64_t wlcs_row_plain(double *c, Py_ssize_t n) {
+    uint64_t d = 0;
+    double left = 0.0;
+    for (Py_ssize_t j = 1; j <= n; j++) {
+        double up = c[j];
+        d |= (uint64_t)(up >= left) << j;
+        left = up > left ? up : left;
+        c[j] = left;
+    }
+    return d;
+}
+
 /* wlcs_marks when the peer sentence has n <= 63 tokens (direction bits 1..n in one word), its
- * columns per token in lmask (entry -1 zero).  One row of values, updated in place: a row
- * without matches under a nondecreasing row is that row again with every step up (and runs of
- * 0), so it is skipped; under a nondecreasing row a row also keeps the cells before its first
- * match, and past its last match the running maximum meets the row above at the first cell
- * that reaches it, after which the two agree.  Runs are kept at matches only (a mismatch's run
- * is 0).  The back-trace visits only the computed rows (a skipped row steps straight up) and
- * walks left along a row to the highest column that matches (diagonal) or goes up. */
+ * columns per token in lmask (entry -1 zero).  One row of values, updated in place.  A row
+ * without matches under a nondecreasing row is that row again, with every step up and runs of
+ * 0: it is skipped, so only the rows with matches are visited, plus, after a row that is not
+ * nondecreasing, the next row when it has no match (which makes the row nondecreasing again).
+ * Under a nondecreasing row a row also keeps the cells before its first match, and past its
+ * last match the running maximum meets the row above at the first cell that reaches it, after
+ * which the two agree.  Runs are kept at matches only (a mismatch's run is 0).  The back-trace
+ * visits only the computed rows (a skipped row steps straight up) and walks left along a row to
+ * the highest column that matches (diagonal) or goes up. */
 static void wlcs_marks_word(WorkerObject *w, const uint64_t *lmask, const int32_t *a, Py_ssize_t m, Py_ssize_t n,
                             const double *f, unsigned char *mark) {
     double c[64];
     int32_t run[64];
-    uint64_t *dir = w->rows, prevM = 0, any = 0;
-    int32_t *computed = w->wrow;
-    Py_ssize_t ncomputed = 0;
+    uint64_t *dir = w->rows, prevM = 0;
+    int32_t *computed = w->wrow, *matched = w->wrow + m;
+    Py_ssize_t ncomputed = 0, nmatched = 0, prev = -2;   /* prev: the last row with matches */
+    for (Py_ssize_t i = 0; i < m; i++) {
+        matched[nmatched] = (int32_t)i;
+        nmatched += lmask[a[i]] != 0;
+    }
+    if (!nmatched) return;
     int monotone = 1;   /* row 0 is all zeros: nondecreasing */
     for (Py_ssize_t j = 0; j <= n; j++) c[j] = 0.0;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        uint64_t M = lmask[a[i]], bits = M, d = 0;
-        if (!M && monotone) {
+    for (Py_ssize_t q = 0; q < nmatched; q++) {
+        Py_ssize_t i = matched[q];
+        if (i > prev + 1) {
             prevM = 0;
-            continue;
+            if (!monotone) {
+                dir[prev + 1] = wlcs_row_plain(c, n);
+                computed[ncomputed++] = (int32_t)(prev + 1);
+                monotone = 1;
+            }
         }
-        any |= M;
+        uint64_t M = lmask[a[i]], bits = M, d = 0;
         Py_ssize_t j = 1, last = 0, last_match = -1;   /* last: the last cell updated */
         double left = 0.0, last_old = 0.0;            /* last_old: that cell's value in the row above */
         int32_t last_match_run = 0, next_monotone = 1;
-        if (monotone && bits) {
+        if (monotone) {
             j = ctz64(bits) + 1;
             d = low_bits(j) & ~1ULL;
             left = c[j - 1];
@@ -1235,8 +1261,12 @@ static void wlcs_marks_word(WorkerObject *w, const uint64_t *lmask, const int32_
         computed[ncomputed++] = (int32_t)i;
         monotone = next_monotone;
         prevM = M;
+        prev = i;
     }
-    if (!any) return;
+    if (!monotone && prev + 1 < m) {
+        dir[prev + 1] = wlcs_row_plain(c, n);
+        computed[ncomputed++] = (int32_t)(prev + 1);
+    }
     Py_ssize_t j = n;
     for (Py_ssize_t q = ncomputed; q > 0 && j > 0; q--) {
         Py_ssize_t i = computed[q - 1];
@@ -1313,7 +1343,7 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
     Py_ssize_t nr = SENT_NTOK(ref);
     if (grow((void **)&w->mark, &w->markcap, nr + 1, 1) ||
         grow((void **)&w->rows, &w->rowcap, nr + 1, 8) ||
-        grow((void **)&w->wrow, &w->wrowcap, nr + 1, sizeof(int32_t))) return -1;
+        grow((void **)&w->wrow, &w->wrowcap, 2 * (nr + 1), sizeof(int32_t))) return -1;
     memset(w->mark, 0, (size_t)nr + 1);
     if (weighted) return union_marks_weighted(w, pred, ref, ptok, rtok, f);
     Py_ssize_t pstart = 0;
