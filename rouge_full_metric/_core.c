@@ -1195,7 +1195,7 @@ static void wlcs_marks_word(WorkerObject *w, const uint64_t *lmask, const int32_
     }
     if (!nmatched) return;
     int monotone = 1;   /* row 0 is all zeros: nondecreasing */
-    for (Py_ssize_t j = 0; j <= n; j++) c[j] = 0.0;
+    for (Py_ssize_t j = 0; j <= n; j++) { c[j] = 0.0; run[j] = 0; }
     for (Py_ssize_t q = 0; q < nmatched; q++) {
         Py_ssize_t i = matched[q];
         if (i > prev + 1) {
