@@ -470,7 +470,7 @@ typedef struct {
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
     uint64_t *masks; Py_ssize_t maskcap;
     uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */
-    int32_t *wrow; Py_ssize_t wrowcap;  /* the rows a one-word WLCS computed */
+    int32_t *wrow; Py_ssize_t wrowcap;  /* row lists of the one-word back-traces */
     uint64_t *ck; Py_ssize_t ckcap;     /* LCS checkpoints */
     double *wc; Py_ssize_t wccap;       /* WLCS: two value rows */
     int32_t *wr; Py_ssize_t wrcap;      /* WLCS: two run rows */
@@ -734,6 +734,8 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
             uint64_t h = hash_tok((const char *)b + s, len, head);
 #if defined(__GNUC__) || defined(__clang__)
             if (w->front) __builtin_prefetch(&w->front[h >> (64 - FRONT_BITS)]);
+            /* and the interner's slot, for the tokens the front cache misses */
+            if (w->in.tabcap) __builtin_prefetch(&w->in.tab[h & (uint64_t)(w->in.tabcap - 1)]);
 #endif
             t[nt].h = h; t[nt].head = head; t[nt].head2 = head2; t[nt].s = s; t[nt].len = len;
             nt++;
@@ -1392,34 +1394,58 @@ static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_s
     }
 }
 
+/* A WLCS row without matches, in place over the row above: running maxima, runs of 0. */
+static inline uint64_t wlcs_row_plain(double *c, Py_ssize_t n) {
+    uint64_t d = 0;
+    double left = 0.0;
+    for (Py_ssize_t j = 1; j <= n; j++) {
+        double up = c[j];
+        d |= (uint64_t)(up >= left) << j;
+        left = up > left ? up : left;
+        c[j] = left;
+    }
+    return d;
+}
+
 /* wlcs_marks when the peer sentence has n <= 63 tokens (direction bits 1..n in one word), its
- * columns per token in lmask (entry -1 zero).  One row of values, updated in place: a row
- * without matches under a nondecreasing row is that row again with every step up (and runs of
- * 0), so it is skipped; under a nondecreasing row a row also keeps the cells before its first
- * match, and past its last match the running maximum meets the row above at the first cell
- * that reaches it, after which the two agree.  Runs are kept at matches only (a mismatch's run
- * is 0).  The back-trace visits only the computed rows (a skipped row steps straight up) and
- * walks left along a row to the highest column that matches (diagonal) or goes up. */
+ * columns per token in lmask (entry -1 zero).  One row of values, updated in place.  A row
+ * without matches under a nondecreasing row is that row again, with every step up and runs of
+ * 0: it is skipped, so only the rows with matches are visited, plus, after a row that is not
+ * nondecreasing, the next row when it has no match (which makes the row nondecreasing again).
+ * Under a nondecreasing row a row also keeps the cells before its first match, and past its
+ * last match the running maximum meets the row above at the first cell that reaches it, after
+ * which the two agree.  Runs are kept at matches only (a mismatch's run is 0).  The back-trace
+ * visits only the computed rows (a skipped row steps straight up) and walks left along a row to
+ * the highest column that matches (diagonal) or goes up. */
 static void wlcs_marks_word(WorkerObject *w, const uint64_t *lmask, const int32_t *a, Py_ssize_t m, Py_ssize_t n,
                             const double *f, unsigned char *mark) {
     double c[64];
     int32_t run[64];
-    uint64_t *dir = w->rows, prevM = 0, any = 0;
-    int32_t *computed = w->wrow;
-    Py_ssize_t ncomputed = 0;
-    int monotone = 1;   /* row 0 is all zeros: nondecreasing */
-    for (Py_ssize_t j = 0; j <= n; j++) c[j] = 0.0;
+    uint64_t *dir = w->rows, prevM = 0;
+    int32_t *computed = w->wrow, *matched = w->wrow + m;
+    Py_ssize_t ncomputed = 0, nmatched = 0, prev = -2;   /* prev: the last row with matches */
     for (Py_ssize_t i = 0; i < m; i++) {
-        uint64_t M = lmask[a[i]], bits = M, d = 0;
-        if (!M && monotone) {
+        matched[nmatched] = (int32_t)i;
+        nmatched += lmask[a[i]] != 0;
+    }
+    if (!nmatched) return;
+    int monotone = 1;   /* row 0 is all zeros: nondecreasing */
+    for (Py_ssize_t j = 0; j <= n; j++) { c[j] = 0.0; run[j] = 0; }
+    for (Py_ssize_t q = 0; q < nmatched; q++) {
+        Py_ssize_t i = matched[q];
+        if (i > prev + 1) {
             prevM = 0;
-            continue;
+            if (!monotone) {
+                dir[prev + 1] = wlcs_row_plain(c, n);
+                computed[ncomputed++] = (int32_t)(prev + 1);
+                monotone = 1;
+            }
         }
-        any |= M;
+        uint64_t M = lmask[a[i]], bits = M, d = 0;
         Py_ssize_t j = 1, last = 0, last_match = -1;   /* last: the last cell updated */
         double left = 0.0, last_old = 0.0;            /* last_old: that cell's value in the row above */
         int32_t last_match_run = 0, next_monotone = 1;
-        if (monotone && bits) {
+        if (monotone) {
             j = ctz64(bits) + 1;
             d = low_bits(j) & ~1ULL;
             left = c[j - 1];
@@ -1470,8 +1496,12 @@ static void wlcs_marks_word(WorkerObject *w, const uint64_t *lmask, const int32_
         computed[ncomputed++] = (int32_t)i;
         monotone = next_monotone;
         prevM = M;
+        prev = i;
     }
-    if (!any) return;
+    if (!monotone && prev + 1 < m) {
+        dir[prev + 1] = wlcs_row_plain(c, n);
+        computed[ncomputed++] = (int32_t)(prev + 1);
+    }
     Py_ssize_t j = n;
     for (Py_ssize_t q = ncomputed; q > 0 && j > 0; q--) {
         Py_ssize_t i = computed[q - 1];
@@ -1548,7 +1578,7 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
     Py_ssize_t nr = SENT_NTOK(ref);
     if (grow((void **)&w->mark, &w->markcap, nr + 1, 1) ||
         grow((void **)&w->rows, &w->rowcap, nr + 1, 8) ||
-        grow((void **)&w->wrow, &w->wrowcap, nr + 1, sizeof(int32_t))) return -1;
+        grow((void **)&w->wrow, &w->wrowcap, 2 * (nr + 1), sizeof(int32_t))) return -1;
     memset(w->mark, 0, (size_t)nr + 1);
     if (weighted) return union_marks_weighted(w, pred, ref, ptok, rtok, f);
     Py_ssize_t pstart = 0;
@@ -1588,18 +1618,22 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
     return 0;
 }
 
-/* Unigram budgets in prediction-local ids: a reference token the prediction lacks has a zero
- * prediction budget, so it is never counted and needs no slot. */
+/* Unigram budgets in prediction-local ids, through LBM / LBP: a reference token the prediction
+ * lacks (id -1) has a zero prediction budget (LBP(w)[-1] stays 0), so it is never counted. */
+#define LBM(w) ((w)->lbm + 1)
+#define LBP(w) ((w)->lbp + 1)
+
 static void budgets_set(WorkerObject *w, Py_ssize_t r) {
     const int32_t *lr = w->lr.v + w->lro[r];
+    int32_t *lbm = LBM(w);
     Py_ssize_t T = w->lro[r + 1] - w->lro[r];
-    for (Py_ssize_t k = 0; k < T; k++) if (lr[k] >= 0) w->lbm[lr[k]]++;
-    memcpy(w->lbp, w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
+    for (Py_ssize_t k = 0; k < T; k++) lbm[lr[k]]++;
+    memcpy(LBP(w), w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
 }
 
 static void budgets_clear(WorkerObject *w) {
-    memset(w->lbm, 0, (size_t)w->pdist.n * sizeof(int32_t));
-    memset(w->lbp, 0, (size_t)w->pdist.n * sizeof(int32_t));
+    memset(w->lbm, 0, (size_t)(w->pdist.n + 1) * sizeof(int32_t));
+    memset(LBP(w), 0, (size_t)w->pdist.n * sizeof(int32_t));
 }
 
 static inline double sel_of(EngineObject *e, double hits, double rc) {
@@ -1708,13 +1742,15 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     double *ph = w->ph + (Py_ssize_t)ti * M, *prc = w->prc + (Py_ssize_t)ti * M;
     if (D <= DENSE_MAX && gap < 0) return pair_part_any_gap(w, M, D, ph, prc);
     if (D <= DENSE_MAX) {
-        Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti];
-        if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
+        /* cell (a + 1) * (D + 1) + b + 1: row 0 and column 0 (a token the prediction lacks) stay
+         * 0, so a reference pair holding one consumes nothing, without a test */
+        Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti], W = D + 1;
+        if (grow_zero((void **)&w->dcnt, &w->dcap, W * W + 1, sizeof(int32_t)) ||
             grow((void **)&w->clog, &w->clogcap, npairs + 1, sizeof(int32_t))) return -1;
         int32_t *cnt = w->dcnt, *log = w->clog;
         Py_ssize_t pspan = gap + 2;
         for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-            int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
+            int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
             Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
             for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]]++;
         }
@@ -1722,20 +1758,18 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
             const int32_t *lr = w->lr.v + w->lro[r];
             Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
             for (Py_ssize_t i = 0; i + 1 < T; i++) {
-                if (lr[i] < 0) continue;
-                int32_t base = lr[i] * (int32_t)D;
+                int32_t base = (lr[i] + 1) * (int32_t)W + 1;
                 Py_ssize_t jend = i + pspan < T ? i + pspan : T;
-                for (Py_ssize_t j = i + 1; j < jend; j++)
-                    if (lr[j] >= 0) nlog = consume(cnt, base + lr[j], log, nlog);
+                for (Py_ssize_t j = i + 1; j < jend; j++) nlog = consume(cnt, base + lr[j], log, nlog);
             }
             ph[r] = (double)nlog;
             prc[r] = pair_count(T, gap);
             if (r + 1 < M) restore(cnt, log, nlog);
         }
-        if (D * D <= npairs) memset(cnt, 0, (size_t)(D * D) * sizeof(int32_t));
+        if (W * W <= npairs) memset(cnt, 0, (size_t)(W * W) * sizeof(int32_t));
         else
             for (Py_ssize_t i = 0; i + 1 < pn; i++) {
-                int32_t *row = cnt + (Py_ssize_t)lp[i] * D;
+                int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
                 Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
                 for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]] = 0;
             }
@@ -1777,15 +1811,15 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
 static int unigram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int all, Py_ssize_t D, PS *o) {
     const int32_t *lp = w->lp.v;
     Py_ssize_t pn = w->lp.n, pu = all ? pn : (pn > 0 ? pn - 1 : 0);
-    if (grow((void **)&w->ucnt, &w->ucap, D + 1, sizeof(int32_t)) ||
+    if (grow((void **)&w->ucnt, &w->ucap, D + 2, sizeof(int32_t)) ||
         grow((void **)&w->clog, &w->clogcap, pu + 1, sizeof(int32_t))) return -1;
-    int32_t *cnt = w->ucnt, *log = w->clog;
-    memset(cnt, 0, (size_t)D * sizeof(int32_t));
+    int32_t *cnt = w->ucnt + 1, *log = w->clog;   /* cnt[-1] = 0: a token the prediction lacks */
+    memset(w->ucnt, 0, (size_t)(D + 1) * sizeof(int32_t));
     for (Py_ssize_t k = 0; k < pu; k++) cnt[lp[k]]++;
     for (Py_ssize_t r = 0; r < M; r++) {
         const int32_t *lr = w->lr.v + w->lro[r];
         Py_ssize_t T = w->lro[r + 1] - w->lro[r], ru = all ? T : (T > 0 ? T - 1 : 0), nlog = 0;
-        for (Py_ssize_t k = 0; k < ru; k++) if (lr[k] >= 0) nlog = consume(cnt, lr[k], log, nlog);
+        for (Py_ssize_t k = 0; k < ru; k++) nlog = consume(cnt, lr[k], log, nlog);
         if (r + 1 < M) restore(cnt, log, nlog);
         o[r].h += (double)nlog;
         o[r].rc += (double)ru;
@@ -1835,30 +1869,33 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
     return 0;
 }
 
-/* Dense n-gram tables up to this many cells (int32): pn x D, the prediction's length times its
- * distinct tokens, bounds every level's table. */
+/* Dense n-gram tables up to this many cells (int32): (pn + 1) x (D + 1), the prediction's length
+ * and distinct tokens plus one, bounds every level's table. */
 #define LEVEL_CELLS_MAX ((Py_ssize_t)1 << 20)
 
 /* Clipped n-gram matches for n = 1..maxn of every reference: w->nh[(n - 1) * M + r].  Level n
- * names the prediction's distinct n-grams 0..B-1 through a dense table indexed by (id of the
+ * names the prediction's distinct n-grams 1..B through a dense table indexed by (id of the
  * (n-1)-gram, next token), so a reference window gets its n-gram's id with one lookup per level
- * and no hashing; a window the prediction lacks gets -1.  Returns 1 (nothing computed) when the
+ * and no hashing; a window the prediction lacks gets 0.  Returns 1 (nothing computed) when the
  * tables would be too big, -1 when out of memory. */
 static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
     const int32_t *lp = w->lp.v, *lr = w->lr.v;
-    Py_ssize_t pn = w->lp.n, TR = w->lr.n;
+    Py_ssize_t pn = w->lp.n, TR = w->lr.n, W = D + 1;
     w->nlevels = 0;
-    if (pn * D > LEVEL_CELLS_MAX) return 1;
+    if ((pn + 1) * W > LEVEL_CELLS_MAX) return 1;
     if (grow((void **)&w->nh, &w->nhcap, (Py_ssize_t)maxn * M + 1, sizeof(double)) ||
         grow((void **)&w->pid, &w->pidcap, pn + 1, sizeof(int32_t)) ||
         grow((void **)&w->cell, &w->cellcap, pn + 1, sizeof(int32_t)) ||
-        grow((void **)&w->gcnt, &w->gcntcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->gcnt, &w->gcntcap, pn + 2, sizeof(int32_t)) ||
         grow((void **)&w->rid, &w->ridcap, TR + 1, sizeof(int32_t)) ||
         grow((void **)&w->clog, &w->clogcap, pn + 1, sizeof(int32_t)) ||
-        grow_zero((void **)&w->ltab, &w->ltabcap, pn * D + 1, sizeof(int32_t))) return -1;
+        grow_zero((void **)&w->ltab, &w->ltabcap, (pn + 1) * W + 1, sizeof(int32_t))) return -1;
+    /* Ids are 1-based here, 0 standing for "not in the prediction": the table's row 0 and column 0
+     * (an absent (n-1)-gram or token) stay 0, and so does count 0, so that a reference window the
+     * prediction lacks needs no test anywhere. */
     int32_t *pid = w->pid, *rid = w->rid, *cnt = w->gcnt, *tab = w->ltab, *cell = w->cell, *log = w->clog;
-    memcpy(pid, lp, (size_t)pn * sizeof(int32_t));
-    memcpy(rid, lr, (size_t)TR * sizeof(int32_t));
+    for (Py_ssize_t p = 0; p < pn; p++) pid[p] = lp[p] + 1;
+    for (Py_ssize_t q = 0; q < TR; q++) rid[q] = lr[q] + 1;
     Py_ssize_t B = D;   /* distinct (n-1)-grams, then n-grams */
     for (int n = 1; n <= maxn; n++) {
         double *nh = w->nh + (Py_ssize_t)(n - 1) * M;
@@ -1870,27 +1907,26 @@ static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
         if (n > 1) {
             int32_t nb = 0;
             for (Py_ssize_t p = 0; p < pc; p++) {
-                int32_t c = pid[p] * (int32_t)D + lp[p + n - 1];
+                int32_t c = pid[p] * (int32_t)W + lp[p + n - 1] + 1, t = tab[c], fresh = t == 0;
+                nb += fresh;
+                t = fresh ? nb : t;
+                tab[c] = t;
                 cell[p] = c;
-                if (!tab[c]) tab[c] = ++nb;
-                pid[p] = tab[c] - 1;
+                pid[p] = t;
             }
             for (Py_ssize_t r = 0; r < M; r++) {
                 Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1;
-                for (Py_ssize_t q = 0; q < wins; q++) {
-                    int32_t prev = rid[base + q], x = lr[base + q + n - 1];
-                    rid[base + q] = prev >= 0 && x >= 0 ? tab[prev * (int32_t)D + x] - 1 : -1;
-                }
+                for (Py_ssize_t q = 0; q < wins; q++)
+                    rid[base + q] = tab[rid[base + q] * (int32_t)W + lr[base + q + n - 1] + 1];
             }
             for (Py_ssize_t p = 0; p < pc; p++) tab[cell[p]] = 0;
             B = nb;
         }
-        memset(cnt, 0, (size_t)B * sizeof(int32_t));
+        memset(cnt, 0, (size_t)(B + 1) * sizeof(int32_t));
         for (Py_ssize_t p = 0; p < pc; p++) cnt[pid[p]]++;
         for (Py_ssize_t r = 0; r < M; r++) {
             Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1, nlog = 0;
-            for (Py_ssize_t q = 0; q < wins; q++)
-                if (rid[base + q] >= 0) nlog = consume(cnt, rid[base + q], log, nlog);
+            for (Py_ssize_t q = 0; q < wins; q++) nlog = consume(cnt, rid[base + q], log, nlog);
             nh[r] = (double)nlog;
             if (r + 1 < M) restore(cnt, log, nlog);
         }
@@ -1962,8 +1998,8 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
         for (Py_ssize_t k = D; k < DA; k++) w->lcnt[k] = 0;
         Py_ssize_t old = w->lslotcap;
         if (grow((void **)&w->lslot, &w->lslotcap, DA + 1, sizeof(int32_t)) ||
-            grow_zero((void **)&w->lbm, &w->lbmcap, DA + 1, sizeof(int32_t)) ||
-            grow_zero((void **)&w->lbp, &w->lbpcap, DA + 1, sizeof(int32_t)) ||
+            grow_zero((void **)&w->lbm, &w->lbmcap, DA + 2, sizeof(int32_t)) ||
+            grow_zero((void **)&w->lbp, &w->lbpcap, DA + 2, sizeof(int32_t)) ||
             grow_zero((void **)&w->lustamp, &w->lustampcap, DA + 1, sizeof(uint32_t)) ||
             grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t)) ||
             grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 2, sizeof(uint64_t))) { rcode = -1; goto done; }
@@ -2042,10 +2078,14 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                     model_len = (double)ref->tok.n;
                 } else {
                     budgets_set(w, r);
+                    int32_t *lbm = LBM(w), *lbp = LBP(w), taken = 0;
                     for (Py_ssize_t k = 0; k < nr; k++) {
-                        int32_t t = rt[k];
-                        if (w->mark[k] && t >= 0 && w->lbm[t] > 0 && w->lbp[t] > 0) { hits += 1.0; w->lbm[t]--; w->lbp[t]--; }
+                        int32_t t = rt[k], ok = w->mark[k] & (lbm[t] > 0) & (lbp[t] > 0);
+                        taken += ok;
+                        lbm[t] -= ok;
+                        lbp[t] -= ok;
                     }
+                    hits = (double)taken;
                     budgets_clear(w);
                     model_len = (double)nr;
                 }
@@ -2093,9 +2133,9 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                     for (Py_ssize_t k = start; k < end; k++) {
                         if (!w->mark[k]) continue;
                         int32_t t = rt[k];
-                        if (t >= 0 && w->lbm[t] > 0 && w->lbp[t] > 0) {
+                        if (LBM(w)[t] > 0 && LBP(w)[t] > 0) {
                             run++;
-                            w->lbm[t]--; w->lbp[t]--;
+                            LBM(w)[t]--; LBP(w)[t]--;
                             if (k + 1 == end || !w->mark[k + 1]) { hits += f[run]; run = 0; }
                         }
                     }
