@@ -10,12 +10,12 @@ import pytest
 
 from rouge_full_metric import cli
 from rouge_full_metric.bootstrap import drand48_sequence
-from rouge_full_metric.compare import (approximate_randomization, compare_systems, paired_bootstrap,
+from rouge_full_metric.cli.compare import (approximate_randomization, compare_systems, paired_bootstrap,
                                        sample_seed)
 
 
 def plain_bootstrap(a, b, n_samples, seed, confidence):
-    """The paired bootstrap of rouge_full_metric.compare, written as plain loops."""
+    """The paired bootstrap of rouge_full_metric.cli.compare, written as plain loops."""
     d = [y - x for x, y in zip(a, b)]
     n = len(d)
     total = 0.0

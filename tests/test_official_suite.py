@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from rouge_full_metric import perl_config, summary_formats
+from rouge_full_metric.cli import perl_config, summary_formats
 
 REPO = Path(__file__).resolve().parent.parent
 OFFICIAL = REPO.parent / "shared" / "rouge155-official"

@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from rouge_full_metric import perl_config, summary_formats
-from rouge_full_metric.perl_config import Config, Eval, parse_file_list, parse_xml_config
-from rouge_full_metric.summary_formats import read_basic_elements, read_sentences
+from rouge_full_metric.cli import perl_config, summary_formats
+from rouge_full_metric.cli.perl_config import Config, Eval, parse_file_list, parse_xml_config
+from rouge_full_metric.cli.summary_formats import read_basic_elements, read_sentences
 
 
 def see_line(n, text, id_attr=None, size=False, sep=b" "):

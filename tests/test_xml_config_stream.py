@@ -11,8 +11,9 @@ import random
 
 import pytest
 
-from rouge_full_metric import compiled, perl_config
-from rouge_full_metric.perl_config import _read_canonical, _read_streaming, _scan_regex, parse_xml_config
+from rouge_full_metric import compiled
+from rouge_full_metric.cli import perl_config
+from rouge_full_metric.cli.perl_config import _read_canonical, _read_streaming, _scan_regex, parse_xml_config
 
 from xml_config_reference import parse_xml_config_dom
 

@@ -12,7 +12,7 @@ import xml.dom.minidom
 from xml.dom import Node
 from xml.parsers.expat import ExpatError
 
-from rouge_full_metric.perl_config import Config, _EvalState, _eval_for, _perl_trim
+from rouge_full_metric.cli.perl_config import Config, _EvalState, _eval_for, _perl_trim
 
 
 def _name_is(node, name):

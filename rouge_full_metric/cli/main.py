@@ -296,7 +296,7 @@ def _progress_enabled(args, stream) -> bool:
 
 
 def _add_engine_options(parser):
-    from .scorer import FLAVORS, MULTI_REF
+    from ..scorer import FLAVORS, MULTI_REF
 
     group = parser.add_argument_group("scoring (RougeScorer options)")
     group.add_argument("--rouge-types", nargs="+", default=["rouge1", "rouge2", "rougeL", "rougeLsum"],
@@ -339,7 +339,7 @@ def _rouge_types(values) -> List[str]:
 
 
 def _make_scorer(args):
-    from .scorer import RougeScorer
+    from ..scorer import RougeScorer
 
     try:
         return RougeScorer(_rouge_types(args.rouge_types), flavor=args.flavor, use_stemmer=args.use_stemmer,
@@ -603,7 +603,7 @@ def main(argv: Optional[Sequence[str]] = None, stdout=None, stderr=None) -> int:
         _out(stdout).write(TOP_HELP.encode())
         return 0
     if argv and argv[0] == "--version":
-        from .scorer import __version__
+        from ..scorer import __version__
 
         _out(stdout).write(("rouge-full %s\n" % __version__).encode())
         return 0

@@ -27,8 +27,8 @@ import re
 from collections import Counter
 from typing import Iterable, List, NamedTuple, Sequence, Tuple
 
-from .scoring import PairStats, Score, combined_counts, round5, score_from_counts
-from .stemmer import stem
+from ..scoring import PairStats, Score, combined_counts, round5, score_from_counts
+from ..stemmer import stem
 
 __all__ = ["BE_MODES", "BECounts", "stem_field", "be_counts", "be_pair_stats", "score_basic_elements"]
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 from xml.parsers import expat
 
-from . import compiled
+from .. import compiled
 from xml.parsers.expat import ExpatError
 
 __all__ = [

@@ -32,11 +32,12 @@ import sys
 from array import array
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from . import compiled, perl_config, summary_formats
+from .. import compiled
+from . import perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
-from .batch import perl_bootstrap, replicate_sums, score_examples
-from .bootstrap import Interval, interval, perl_bootstrap_counts
-from .scoring import combined_counts, score_from_counts
+from ..batch import perl_bootstrap, replicate_sums, score_examples
+from ..bootstrap import Interval, interval, perl_bootstrap_counts
+from ..scoring import combined_counts, score_from_counts
 
 __all__ = ["PerlDie", "getopts", "perl_number", "run", "OPTION_SPEC", "USAGE"]
 
@@ -547,7 +548,7 @@ def _make_scorer(settings: Settings):
             names.append(metric.name)
     if not names:
         return None
-    from .scorer import RougeScorer
+    from ..scorer import RougeScorer
 
     return RougeScorer(names, flavor="rouge155", use_stemmer=settings.use_stemmer,
                        remove_stopwords=settings.remove_stopwords, word_limit=settings.word_limit or None,
