@@ -44,7 +44,8 @@ case is kept (MATLAB compares tokens exactly: lower-case the texts first to igno
 the Unicode word-boundary idea (UAX #29) without its special cases; MATLAB's detection of e-mail
 addresses, URLs, hashtags, emoticons and its language-specific rules are not reproduced.  A
 sentence ends at a line break and after a run of ``.``, ``!``, ``?`` tokens (MATLAB's
-``addSentenceDetails`` splits at sentence-final punctuation).  A list of words is one document
+``addSentenceDetails`` splits at sentence-final punctuation; abbreviations such as "U.S." are not
+recognized here, so put one sentence per line when that matters).  A list of words is one document
 already tokenized (MATLAB's string-array form), split into sentences at the same tokens.
 
 The compiled core does not implement this flavor: it is scored in pure Python

@@ -269,3 +269,22 @@ def test_cli_score_flavor_matlab(tmp_path):
     assert report["scores"]["rouge1"]["recall"]["mid"] == 1.0
     assert report["scores"]["rouge2"]["recall"]["mid"] == 0.5
     assert report["signature"].startswith("flavor:matlab|")
+
+
+def test_space_form_offers_matlab_and_shows_nan_as_null():
+    pytest.importorskip("evaluate")
+    import importlib.util
+    from pathlib import Path
+
+    from rouge_full_metric.rouge_full_metric import RougeFullMetric
+
+    spec = importlib.util.spec_from_file_location(
+        "rouge_space_app_matlab", str(Path(__file__).resolve().parent.parent / "card" / "app.py"))
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    assert "matlab" in app.FLAVORS and "max_rp" in app.MULTI_REF
+    options = app.options_from_form(["rouge1"], "matlab", False, False, "flavor default", "flavor default",
+                                    "newline", False, False)
+    result, signature = app.score(RougeFullMetric(), ["a b", "c"], [[""], ["c d"]], options)
+    assert result["rouge1_recall"] == [None, 0.5]   # NaN (empty reference) shown as null
+    assert signature.startswith("flavor:matlab|")
