@@ -172,10 +172,10 @@ def _pairs(tokens: Sequence, max_gap: Optional[int]) -> Counter:
     return counts
 
 
-def pair_stats(rtype: RougeType, candidate: Document, reference: Document) -> PairStats:
+def pair_stats(rtype: RougeType, candidate: Document, reference: Document, alpha: float = 0.5) -> PairStats:
     """Σ over the reference's sentences of the matches, the reference count and the candidate's
     count (ROUGE-W: the weighted sums); ``selection`` is the score MATLAB reports (R for
-    ROUGE-N), computed with beta = 1 — :func:`score` recomputes it for other weights.
+    ROUGE-N, F with ``alpha`` otherwise).
 
     >>> c, r = read_document("a simple summary document"), read_document("a simple document")
     >>> pair_stats(parse_rouge_type("rouge2"), c, r)
@@ -211,7 +211,7 @@ def pair_stats(rtype: RougeType, candidate: Document, reference: Document) -> Pa
     else:  # pragma: no cover - parse_rouge_type knows no other kind
         raise AssertionError(kind)
     provisional = PairStats(hits, rc, pc, 0.0)
-    return provisional._replace(selection=reported(rtype, score(rtype, provisional, 0.5)))
+    return provisional._replace(selection=reported(rtype, score(rtype, provisional, alpha)))
 
 
 def score(rtype: RougeType, stats: PairStats, alpha: float) -> Score:
@@ -294,7 +294,7 @@ def example(types: Sequence[RougeType], alpha: float, prediction, references, wh
                         % (where, type(references).__name__))
     cand = read_document(prediction, "predictions" + where if where else "prediction")
     docs = [read_document(r, "references%s[%d]" % (where, k)) for k, r in enumerate(refs)]
-    stats = {t.name: [pair_stats(t, cand, d) for d in docs] for t in types}
+    stats = {t.name: [pair_stats(t, cand, d, alpha) for d in docs] for t in types}
     return stats, {t.name: combine(t, stats[t.name], alpha) for t in types}
 
 
