@@ -12,9 +12,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROUGE_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW-1.2",
                "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-FLAVORS = ["rouge155", "rouge_score", "paper"]
+FLAVORS = ["rouge155", "rouge_score", "paper", "matlab"]
 FLAVOR_DEFAULT = "flavor default"
-MULTI_REF = [FLAVOR_DEFAULT, "average", "best", "max"]
+MULTI_REF = [FLAVOR_DEFAULT, "average", "best", "max", "max_rp"]
 JACKKNIFE = [FLAVOR_DEFAULT, "yes", "no"]
 SPLITTERS = ["newline", "punkt", "regex"]
 REFERENCE_SEPARATOR = "|||"
@@ -91,11 +91,19 @@ def options_from_form(rouge_types, flavor, use_stemmer, remove_stopwords, multi_
     return options
 
 
+def _nan_to_none(value):
+    if isinstance(value, list):
+        return [_nan_to_none(v) for v in value]
+    return None if isinstance(value, float) and value != value else value
+
+
 def score(metric, predictions, references, options):
     """(result dict, signature) for the parsed examples."""
     if not predictions:
         raise ValueError("no examples: give at least one prediction and its references")
     result = metric.compute(predictions=predictions, references=references, **options)
+    # flavor matlab reports NaN where MATLAB does; JSON has no NaN, so the form shows null
+    result = {k: _nan_to_none(v) for k, v in result.items()}
     signature_options = {k: v for k, v in options.items() if k not in ("use_aggregator", "confidence_intervals")}
     return result, metric.signature(**signature_options)
 

@@ -9,6 +9,7 @@ The ``evaluate`` metric lives in :mod:`rouge_full_metric.rouge_full_metric`;
 """
 import os
 
+from .matlab import rouge_evaluation_score
 from .rouge_types import parse_rouge_type
 from .scorer import AggregateScore, CorpusResult, RougeScorer, Stat, __version__
 from .scoring import PairStats, Score
@@ -17,7 +18,7 @@ from .scoring import PairStats, Score
 EVALUATE_MODULE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 __all__ = ["RougeScorer", "Score", "Stat", "AggregateScore", "CorpusResult", "PairStats",
-           "parse_rouge_type", "EVALUATE_MODULE_DIR", "RougeFullMetric", "__version__"]
+           "parse_rouge_type", "EVALUATE_MODULE_DIR", "RougeFullMetric", "rouge_evaluation_score", "__version__"]
 
 
 def __getattr__(name):

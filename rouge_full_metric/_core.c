@@ -42,7 +42,7 @@
 #define FLAVOR_RS 2
 
 enum { K_N = 0, K_L, K_LSUM, K_W, K_S };
-enum { MR_AVERAGE = 0, MR_BEST, MR_MAX };
+enum { MR_AVERAGE = 0, MR_BEST, MR_MAX, MR_MAX_RP };
 
 /* Row-table budget (64-bit words) before the LCS/WLCS back-traces switch to checkpointing:
  * 2^22 words = 32 MiB. */
@@ -2073,10 +2073,9 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                 if (union_marks(w, pred, ref, PRED_LOCAL_SENT(w, pred), rt, 0, NULL)) { rcode = -1; goto done; }
                 Py_ssize_t nr = SENT_NTOK(ref);
                 double hits = 0.0, model_len;
-                if (e->flavor == FLAVOR_PAPER) {
-                    for (Py_ssize_t k = 0; k < nr; k++) hits += w->mark[k];
-                    model_len = (double)ref->tok.n;
-                } else {
+                {
+                    /* flavor paper clips as rouge155 does (P <= 1) and normalizes by the
+                     * joined reader's length (scorer.py, _pair_stats) */
                     budgets_set(w, r);
                     int32_t *lbm = LBM(w), *lbp = LBP(w), taken = 0;
                     for (Py_ssize_t k = 0; k < nr; k++) {
@@ -2087,7 +2086,7 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                     }
                     hits = (double)taken;
                     budgets_clear(w);
-                    model_len = (double)nr;
+                    model_len = e->flavor == FLAVOR_PAPER ? (double)ref->tok.n : (double)nr;
                 }
                 o[r].h = hits; o[r].rc = model_len; o[r].pc = (double)pn;
                 o[r].sel = model_len != 0.0 ? hits / model_len : 0.0;
@@ -2182,14 +2181,40 @@ static SC score_from_counts(EngineObject *e, double h, double rc, double pc, dou
     return s;
 }
 
-static SC combine(EngineObject *e, const PS *s, Py_ssize_t M, double weight) {
+/* F of an already computed (P, R) (scoring.py: _reported_f), for multi_ref "max_rp". */
+static double f_of(EngineObject *e, double precision, double recall) {
+    double alpha = e->alpha;
+    if (e->rounded) {
+        double den = (1.0 - alpha) * precision + alpha * recall;
+        return round5(den > 0.0 ? (precision * recall) / den : 0.0);
+    }
+    if (e->rs_f) {
+        double sum = precision + recall;
+        return sum > 0.0 ? 2.0 * precision * recall / sum : 0.0;
+    }
+    double den = (1.0 - alpha) * precision + alpha * recall;
+    return den > 0.0 ? (precision * recall) / den : 0.0;
+}
+
+/* by_recall: flavor paper's ROUGE-N picks the best recall (ties: the better F, then the first). */
+static SC combine(EngineObject *e, const PS *s, Py_ssize_t M, double weight, int by_recall) {
     if (e->multi_ref == MR_MAX) {
         SC best = score_from_counts(e, s[0].h, s[0].rc, s[0].pc, weight);
         for (Py_ssize_t k = 1; k < M; k++) {
             SC c = score_from_counts(e, s[k].h, s[k].rc, s[k].pc, weight);
-            if (c.f > best.f) best = c;
+            if (by_recall ? (c.r > best.r || (c.r == best.r && c.f > best.f)) : c.f > best.f) best = c;
         }
         return best;
+    }
+    if (e->multi_ref == MR_MAX_RP) {   /* Lin & Och 2004 eqs. 7-9 */
+        double r = 0.0, p = 0.0;
+        for (Py_ssize_t k = 0; k < M; k++) {
+            SC c = score_from_counts(e, s[k].h, s[k].rc, s[k].pc, weight);
+            if (c.r > r) r = c.r;
+            if (c.p > p) p = c.p;
+        }
+        SC out = {p, r, f_of(e, p, r)};
+        return out;
     }
     if (e->multi_ref == MR_BEST) {
         double best = -1.0;
@@ -2203,13 +2228,13 @@ static SC combine(EngineObject *e, const PS *s, Py_ssize_t M, double weight) {
     return score_from_counts(e, h, rc, pc, weight);
 }
 
-static SC reduce_scores(EngineObject *e, const PS *s, Py_ssize_t M, double weight, PS *tmp) {
-    if (!e->jackknife || M < 2) return combine(e, s, M, weight);
+static SC reduce_scores(EngineObject *e, const PS *s, Py_ssize_t M, double weight, PS *tmp, int by_recall) {
+    if (!e->jackknife || M < 2) return combine(e, s, M, weight, by_recall);
     double p = 0.0, r = 0.0, f = 0.0;
     for (Py_ssize_t k = 0; k < M; k++) {
         Py_ssize_t q = 0;
         for (Py_ssize_t x = 0; x < M; x++) if (x != k) tmp[q++] = s[x];
-        SC c = combine(e, tmp, M - 1, weight);
+        SC c = combine(e, tmp, M - 1, weight, by_recall);
         p += c.p; r += c.r; f += c.f;
     }
     SC out = {p / (double)M, r / (double)M, f / (double)M};
@@ -2311,6 +2336,7 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
     if (!strcmp(multi_ref, "average")) self->multi_ref = MR_AVERAGE;
     else if (!strcmp(multi_ref, "best")) self->multi_ref = MR_BEST;
     else if (!strcmp(multi_ref, "max")) self->multi_ref = MR_MAX;
+    else if (!strcmp(multi_ref, "max_rp")) self->multi_ref = MR_MAX_RP;
     else { PyErr_Format(PyExc_ValueError, "unknown multi_ref %s", multi_ref); return -1; }
     if (!PyType_Check(score_type) || !PyType_IsSubtype((PyTypeObject *)score_type, &PyTuple_Type) ||
         !PyType_Check(stats_type) || !PyType_IsSubtype((PyTypeObject *)stats_type, &PyTuple_Type)) {
@@ -2643,7 +2669,9 @@ static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
             if (grow((void **)&w->tmp, &w->tmpcap, M + 1, sizeof(PS))) { c.err = ERR_NOMEM; break; }
             for (int ti = 0; ti < e->ntypes; ti++) {
                 double weight = e->types[ti].kind == K_W ? e->types[ti].weight : 0.0;
-                w->scores[i * e->ntypes + ti] = reduce_scores(e, st + (Py_ssize_t)ti * M, M, weight, w->tmp);
+                int by_recall = e->flavor == FLAVOR_PAPER && e->types[ti].kind == K_N;
+                w->scores[i * e->ntypes + ti] = reduce_scores(e, st + (Py_ssize_t)ti * M, M, weight, w->tmp,
+                                                              by_recall);
             }
             soff += M * e->ntypes;
         }

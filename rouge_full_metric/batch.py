@@ -114,7 +114,8 @@ def _native_filter(scorer):
 
 def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     """The compiled form of ``scorer``'s options, or None when the pure-Python engine must run
-    (core not built or disabled, or options the core does not implement: a custom tokenizer).
+    (core not built or disabled, or options the core does not implement: a custom tokenizer,
+    flavor ``matlab``).
 
     >>> from rouge_full_metric import RougeScorer
     >>> (compiled_scorer(RougeScorer(["rouge1"])) is not None) == compiled.AVAILABLE

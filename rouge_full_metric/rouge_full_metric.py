@@ -14,6 +14,7 @@ from .batch import score_batch
 from .bootstrap import perl_bootstrap
 from .compiled import backend
 from .lcs import lcs_length
+from .matlab import rouge_evaluation_score
 from .ngrams import ngram_counts
 from .rouge155_data import SMART_COMMON_WORDS
 from .rouge_score_flavor import make_tokenizer
@@ -26,7 +27,7 @@ from .tokenization import raw_sentences
 
 # Names pulled in above only so that evaluate copies their modules.
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
-             Score, stem, raw_sentences)
+             Score, stem, raw_sentences, rouge_evaluation_score)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -46,7 +47,8 @@ ROUGE that reproduces ROUGE-1.5.5.pl to the printed digit by default (flavor "ro
 ROUGE-L (rougeL: whole texts; rougeLsum: summary-level union LCS over sentences, one per line),
 ROUGE-W, ROUGE-S and ROUGE-SU, several references (pooled as the Perl's -f A, or -f B, or the maximum),
 jackknifing and the Perl's seeded bootstrap confidence intervals. Flavor "rouge_score" reproduces
-Google's rouge_score (what evaluate.load("rouge") runs) exactly; flavor "paper" the ROUGE papers.
+Google's rouge_score (what evaluate.load("rouge") runs) exactly; flavor "paper" the ROUGE papers;
+flavor "matlab" MATLAB's rougeEvaluationScore as its documentation defines it.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -55,12 +57,15 @@ Args:
     references: list of references, one per prediction: a str, or a list of str for several references.
     rouge_types: list of types: "rouge1".."rouge<N>", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4",
         "rougeSU4", "rougeS*", "rougeSU*"; default rouge1, rouge2, rougeL, rougeLsum.
-    flavor: "rouge155" (default, ROUGE-1.5.5.pl), "rouge_score" (evaluate's rouge) or "paper".
+    flavor: "rouge155" (default, ROUGE-1.5.5.pl), "rouge_score" (evaluate's rouge), "paper" (the ROUGE
+        papers) or "matlab" (MATLAB's rougeEvaluationScore: maximum over references, per reference
+        sentence, NaN where MATLAB gives NaN — aggregates omit NaN; case-sensitive tokens).
     use_stemmer: stem (Perl -m in rouge155/paper; NLTK Porter in rouge_score). Default False.
     remove_stopwords: Perl -s. word_limit / byte_limit: Perl -l / -b (prediction and references).
-    multi_ref: "average" (Perl -f A), "best" (-f B) or "max" (best F); default per flavor.
+    multi_ref: "average" (Perl -f A), "best" (-f B), "max" (best F; flavor paper: best recall for
+        ROUGE-N) or "max_rp" (flavor paper: best R and best P separately, Lin & Och 2004); default per flavor.
     jackknife: mean over leave-one-out reference sets; default per flavor (on for "paper").
-    alpha: F = 1/(alpha/P + (1-alpha)/R), Perl -p. Default 0.5.
+    alpha: F = 1/(alpha/P + (1-alpha)/R), Perl -p (alpha = 1/(1+beta^2)). Default 0.5.
     tokenizer: flavor rouge_score only: a callable str -> list[str].
     split_sentences: how rougeLsum finds sentences: None/"newline" (default), "punkt" or "regex"
         (offline), "nltk" (installed punkt data), or a callable str -> list[str].

@@ -10,20 +10,20 @@ from collections import Counter
 from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
 from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examples, score_one
-from .lcs import (lcs_length, sentence_weight_sum, union_lcs_hits, union_lcs_hits_unclipped,
-                  union_wlcs_hits, wlcs_value, weight_table)
+from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import rouge_score_flavor
+from . import matlab, rouge_score_flavor
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
 
 __version__ = "0.1.0"
 
-FLAVORS = ("rouge155", "paper", "rouge_score")
-MULTI_REF = ("average", "best", "max")
+FLAVORS = ("rouge155", "paper", "rouge_score", "matlab")
+MULTI_REF = ("average", "best", "max", "max_rp")
 # What each flavor does when multi_ref / jackknife are left as None.
-FLAVOR_DEFAULTS = {"rouge155": ("average", False), "paper": ("max", True), "rouge_score": ("max", False)}
+FLAVOR_DEFAULTS = {"rouge155": ("average", False), "paper": ("max", True), "rouge_score": ("max", False),
+                   "matlab": ("max", False)}
 
 Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
@@ -107,15 +107,21 @@ class RougeScorer:
             ``"rougeLsum"`` (summary-level union LCS over sentences, the Perl's ROUGE-L),
             ``"rougeW-1.2"``, ``"rougeS4"``, ``"rougeSU4"``, ``"rougeS*"``.
         flavor: ``"rouge155"`` (default): bit-exact with ROUGE-1.5.5.pl; ``"paper"``: the ROUGE
-            papers' definitions (maximum over references, jackknifing, f⁻¹-normalized ROUGE-W,
-            SU with every unigram, unclipped union LCS); ``"rouge_score"``: Google's rouge_score
-            0.1.2 as ``evaluate.load("rouge")`` uses it (rouge<N>, rougeL, rougeLsum only).
+            papers' definitions (maximum over references — by recall for ROUGE-N, by F for the
+            F-measures —, jackknifing, f⁻¹-normalized ROUGE-W with w > 1, SU with every unigram,
+            union LCS clipped by the candidate's word counts so that P <= 1); ``"rouge_score"``:
+            Google's rouge_score 0.1.2 as ``evaluate.load("rouge")`` uses it (rouge<N>, rougeL,
+            rougeLsum only); ``"matlab"``: MATLAB's ``rougeEvaluationScore`` as its documentation
+            defines it (see :mod:`.matlab`; a list of words is one document there, NaN where
+            MATLAB returns NaN, pure Python).
         use_stemmer: Perl ``-m`` (Porter with Lin's step 4 plus the WordNet-2.0 exceptions).
         remove_stopwords: Perl ``-s`` (the SMART list, tested before stemming).
         word_limit / byte_limit: Perl ``-l`` / ``-b``, applied to the prediction *and* the references.
         multi_ref: ``"average"`` (Perl ``-f A``, pooled counts), ``"best"`` (Perl ``-f B``, the
-            reference with the best recall), ``"max"`` (the reference with the best F); ``None``
-            takes the flavor's default (``average`` for rouge155, ``max`` for paper).
+            reference with the best recall), ``"max"`` (the reference with the best F; in flavor
+            paper the best recall for ROUGE-N), ``"max_rp"`` (flavor paper only: Lin & Och 2004
+            eqs. 7-9, the best recall and the best precision taken separately, then F); ``None``
+            takes the flavor's default (``average`` for rouge155, ``max`` otherwise).
         jackknife: average over the M leave-one-out reference sets (M >= 2); ``None`` takes the
             flavor's default (off for rouge155, on for paper).
         alpha: Perl ``-p``: F = 1 / (alpha/P + (1-alpha)/R); 0.5 is the harmonic mean.
@@ -156,9 +162,20 @@ class RougeScorer:
             multi_ref = default_multi
         if multi_ref not in MULTI_REF:
             raise ValueError("multi_ref must be one of %s, got %r" % (", ".join(MULTI_REF), multi_ref))
+        if multi_ref == "max_rp" and flavor != "paper":
+            raise ValueError("multi_ref='max_rp' (Lin & Och 2004 eqs. 7-9) is only defined in flavor 'paper', "
+                             "got flavor %r" % (flavor,))
+        if flavor == "paper":
+            for t in self.types:
+                if t.kind == "W" and not t.weight > 1:
+                    raise ValueError("rouge_types: %r needs a weight > 1 in flavor 'paper' (the papers require "
+                                     "f(x+y) > f(x)+f(y) for f(k) = k^w), e.g. rougeW-1.2" % t.name)
         self.multi_ref = multi_ref
         jackknife = _check_bool("jackknife", jackknife, allow_none=True)
         self.jackknife = default_jack if jackknife is None else jackknife
+        if flavor == "matlab":
+            matlab.check_options(self.types, use_stemmer, remove_stopwords, self.word_limit, self.byte_limit,
+                                 multi_ref, self.jackknife, tokenizer)
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 <= alpha <= 1:
             raise ValueError("alpha must be a number in [0, 1] (0 = recall, 1 = precision), got %r" % (alpha,))
         self.alpha = float(alpha)
@@ -171,7 +188,7 @@ class RougeScorer:
         if flavor == "rouge_score":
             rouge_score_flavor.check_options(self.types, self.word_limit, self.byte_limit, self.remove_stopwords)
             self._rs_tokenize = rouge_score_flavor.make_tokenizer(self.use_stemmer, tokenizer)
-        elif tokenizer is not None:
+        elif tokenizer is not None and flavor != "matlab":
             raise ValueError("tokenizer is only used by flavor 'rouge_score'; flavors 'rouge155' and "
                              "'paper' tokenize as ROUGE-1.5.5.pl does")
 
@@ -253,7 +270,9 @@ class RougeScorer:
             model_sents, peer_sents = ref.summary.sentences, pred.summary.sentences
             peer_len = len(pred.summary.tokens)
             if paper:
-                hits = union_lcs_hits_unclipped(model_sents, peer_sents)
+                # Lin's eq. 6 clipped as ROUGE >= 1.4.1 clips it: a word is credited at most as many
+                # times as it occurs in the candidate (and the reference), so P and F stay <= 1.
+                hits = union_lcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred))
                 model_len = len(ref.summary.tokens)
             elif self._rs_tokenize is not None:
                 # rouge_score budgets and normalizes with the sentences' tokens (which can differ
@@ -300,6 +319,8 @@ class RougeScorer:
 
     def _example(self, prediction: Text, references, index: Optional[int] = None):
         where = "" if index is None else "[%d]" % index
+        if self.flavor == "matlab":
+            return matlab.example(self.types, self.alpha, prediction, references, where)
         refs = _reference_list(references, "references" + where)
         pred = self._prepare(prediction, "predictions" + where if index is not None else "prediction")
         prepared = [self._prepare(r, "references%s[%d]" % (where, k)) for k, r in enumerate(refs)]
@@ -311,7 +332,8 @@ class RougeScorer:
         out = {}
         for t in self.types:
             out[t.name] = reduce(stats[t.name], self.multi_ref, self.alpha,
-                                 t.weight if t.kind == "W" else 0.0, self._rounded, self._rouge_score_f)
+                                 t.weight if t.kind == "W" else 0.0, self._rounded, self._rouge_score_f,
+                                 self.flavor == "paper" and t.kind == "N")
         return out
 
     # ----------------------------------------------------------------------------- public API
@@ -400,6 +422,8 @@ class RougeScorer:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
         values = [[s[t][k] for t in names for k in range(3)] for s in per_example]
         count = len(per_example)
+        if self.flavor == "matlab" and any(math.isnan(v) for row in values for v in row):
+            return self._aggregate_omitting_nan(values, keys, confidence, n_bootstrap)
         if count:
             intervals = perl_bootstrap(values, keys, n_bootstrap, confidence)
         out = {}
@@ -416,6 +440,23 @@ class RougeScorer:
                     stats.append(Stat(round5(iv.low), round5(iv.mean), round5(iv.high), mean))
                 else:
                     stats.append(Stat(iv.low, mean, iv.high, mean))
+            out[name] = AggregateScore(*stats)
+        return out
+
+    def _aggregate_omitting_nan(self, values, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+        """Flavor matlab: each statistic over the examples where it is defined (MATLAB's
+        ``mean(..., "omitnan")``), its bootstrap over those examples; NaN when none is."""
+        out = {}
+        for ti, name in enumerate(self.rouge_types):
+            stats = []
+            for k in range(3):
+                rows = [(row[3 * ti + k], key) for row, key in zip(values, keys) if not math.isnan(row[3 * ti + k])]
+                if not rows:
+                    stats.append(Stat(math.nan, math.nan, math.nan, math.nan))
+                    continue
+                mean = math.fsum(v for v, _ in rows) / len(rows)
+                iv = perl_bootstrap([[v] for v, _ in rows], [key for _, key in rows], n_bootstrap, confidence)[0]
+                stats.append(Stat(iv.low, mean, iv.high, mean))
             out[name] = AggregateScore(*stats)
         return out
 

@@ -65,6 +65,15 @@ def fmeasure(precision: float, recall: float, alpha: float) -> float:
     return (precision * recall) / denominator if denominator > 0 else 0.0
 
 
+def _reported_f(precision: float, recall: float, alpha: float, rounded: bool, rouge_score_f: bool) -> float:
+    """F of an already computed (P, R), written as :func:`score_from_counts` writes it."""
+    if rounded:
+        return round5(fmeasure(precision, recall, alpha))
+    if rouge_score_f:
+        return 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    return fmeasure(precision, recall, alpha)
+
+
 def score_from_counts(hits: float, reference_count: float, prediction_count: float, alpha: float,
                       weight: float = 0.0, rounded: bool = True, rouge_score_f: bool = False) -> Score:
     """R, P, F from pooled counts (spec §5.3); ROUGE-W passes its ``weight`` to undo f.
@@ -114,29 +123,53 @@ def combined_counts(stats: Sequence[PairStats], multi_ref: str) -> Tuple[float, 
 
 
 def combine(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: float = 0.0,
-            rounded: bool = True, rouge_score_f: bool = False) -> Score:
+            rounded: bool = True, rouge_score_f: bool = False, by_recall: bool = False) -> Score:
     """One Score from the per-reference statistics of a prediction.
 
     * ``"average"`` (Perl ``-f A``): pool hits and counts over the references; the prediction's
       count is added once per reference, so P = Σhits / (M · prediction count).
     * ``"best"`` (Perl ``-f B``): the first reference with the strictly highest selection score.
     * ``"max"`` (the papers, MATLAB): the reference whose own F is highest (the first on ties),
-      with its P and R.
+      with its P and R; with ``by_recall`` (flavor ``paper``'s ROUGE-N, Lin 2004 §2.1) the
+      reference whose recall is highest, ties going to the higher F, then to the first.
+    * ``"max_rp"`` (Lin & Och 2004 eqs. 7-9): the best recall and the best precision over the
+      references, taken separately (possibly from different references), and F from those two.
 
     >>> a, b = PairStats(3, 6, 4, 0.5), PairStats(1, 2, 4, 0.5)
     >>> combine([a, b], "average", 0.5), combine([a, b], "best", 0.5)
     (Score(precision=0.5, recall=0.5, fmeasure=0.5), Score(precision=0.75, recall=0.5, fmeasure=0.6))
+    >>> c, d = PairStats(2, 2, 4, 1.0), PairStats(4, 6, 4, 2 / 3)   # ROUGE-1 of "a b c d": "a b", "a b c d e f"
+    >>> combine([c, d], "max", 0.5, rounded=False)
+    Score(precision=1.0, recall=0.6666666666666666, fmeasure=0.8)
+    >>> combine([c, d], "max", 0.5, rounded=False, by_recall=True)
+    Score(precision=0.5, recall=1.0, fmeasure=0.6666666666666666)
+    >>> combine([a, b], "max_rp", 0.5, rounded=False)
+    Score(precision=0.75, recall=0.5, fmeasure=0.6)
     """
     if multi_ref == "max":
         best_score = None
         for s in stats:
             score = score_from_counts(s.hits, s.reference_count, s.prediction_count, alpha, weight, rounded,
                                       rouge_score_f)
-            if best_score is None or score.fmeasure > best_score.fmeasure:
+            if best_score is None:
+                best_score = score
+            elif by_recall:
+                if score.recall > best_score.recall or (score.recall == best_score.recall
+                                                        and score.fmeasure > best_score.fmeasure):
+                    best_score = score
+            elif score.fmeasure > best_score.fmeasure:
                 best_score = score
         return best_score
+    if multi_ref == "max_rp":
+        recall = precision = 0.0
+        for s in stats:
+            score = score_from_counts(s.hits, s.reference_count, s.prediction_count, alpha, weight, rounded,
+                                      rouge_score_f)
+            recall = max(recall, score.recall)
+            precision = max(precision, score.precision)
+        return Score(precision, recall, _reported_f(precision, recall, alpha, rounded, rouge_score_f))
     if multi_ref not in ("average", "best"):
-        raise ValueError("multi_ref must be 'average', 'best' or 'max', got %r" % (multi_ref,))
+        raise ValueError("multi_ref must be 'average', 'best', 'max' or 'max_rp', got %r" % (multi_ref,))
     return score_from_counts(*combined_counts(stats, multi_ref), alpha, weight, rounded, rouge_score_f)
 
 
@@ -153,7 +186,7 @@ def mean_score(scores: Sequence[Score]) -> Score:
 
 
 def jackknife(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: float = 0.0,
-              rounded: bool = True, rouge_score_f: bool = False) -> Score:
+              rounded: bool = True, rouge_score_f: bool = False, by_recall: bool = False) -> Score:
     """Mean of the scores against each of the M leave-one-out reference sets (M >= 2).
 
     With one reference there is nothing to leave out and the plain score is returned.
@@ -163,9 +196,9 @@ def jackknife(stats: Sequence[PairStats], multi_ref: str, alpha: float, weight: 
     Score(precision=1.0, recall=1.0, fmeasure=1.0)
     """
     if len(stats) < 2:
-        return combine(stats, multi_ref, alpha, weight, rounded, rouge_score_f)
+        return combine(stats, multi_ref, alpha, weight, rounded, rouge_score_f, by_recall)
     subsets: List[Score] = []
     for k in range(len(stats)):
         subsets.append(combine(list(stats[:k]) + list(stats[k + 1:]), multi_ref, alpha, weight, rounded,
-                               rouge_score_f))
+                               rouge_score_f, by_recall))
     return mean_score(subsets)

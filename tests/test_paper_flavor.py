@@ -1,9 +1,11 @@
 """Pin the numbers the ROUGE papers (Lin 2004; Lin & Och 2004) and MATLAB's rougeEvaluationScore print.
 
 The ``paper`` flavor follows the published definitions where ROUGE-1.5.5.pl does not (the Perl side is
-pinned in test_worked_examples.py): unclipped union LCS, f^-1-normalized WLCS, ROUGE-SU counting every
-token's unigram, multi-reference = maximum over references, jackknifing on by default. Tokenization is
-the Perl's. The papers print 3-4 decimals, so expected values are exact fractions compared with a
+pinned in test_worked_examples.py): f^-1-normalized WLCS (w > 1), ROUGE-SU counting every token's
+unigram, multi-reference = maximum over references (by recall for ROUGE-N, by F for the F-measures; or
+Lin & Och 2004's separate maxima, multi_ref="max_rp"), jackknifing on by default, and a union LCS
+clipped by the candidate's word counts so that P and F stay <= 1 (the one departure from eq. 6 read
+literally). Tokenization is the Perl's. The papers print 3-4 decimals, so expected values are exact fractions compared with a
 tolerance that also accepts 5-decimal rounding, or the printed value compared after rounding.
 """
 import itertools
@@ -206,3 +208,137 @@ def test_jackknife_default_is_explicit_true():
     a = _paper(["rouge1", "rouge2"]).score(MATLAB2_CAND, MATLAB2_REFS)
     b = _paper(["rouge1", "rouge2"], multi_ref="max", jackknife=True).score(MATLAB2_CAND, MATLAB2_REFS)
     assert {t: _rpf(a[t]) for t in a} == {t: pytest.approx(_rpf(b[t]), abs=1e-12) for t in b}
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-reference maximum: Lin 2004 §2.1 defines ROUGE-N_multi as the argmax of ROUGE-N, a recall;
+# the F-measures (L, Lsum, W, S, SU) are maximized by their reported F.
+REFS_RF = ["a b", "a b c d e f"]   # against "a b c d": ROUGE-1 (R, P) = (1, 1/2) and (2/3, 1)
+
+
+def test_rouge_n_max_is_by_recall():
+    s = _paper(["rouge1"], jackknife=False).score("a b c d", REFS_RF)["rouge1"]
+    assert _rpf(s) == pytest.approx((1.0, 0.5, 2 / 3), abs=1e-12)
+
+
+@pytest.mark.parametrize("rouge_type", ["rougeL", "rougeLsum", "rougeW-1.2", "rougeS*", "rougeSU*"])
+def test_f_measures_max_is_by_f(rouge_type):
+    scorer = _paper([rouge_type], jackknife=False)
+    got = scorer.score("a b c d", REFS_RF)[rouge_type]
+    each = [scorer.score("a b c d", [r])[rouge_type] for r in REFS_RF]
+    assert got == max(each, key=lambda x: x.fmeasure)
+    assert got.fmeasure == max(x.fmeasure for x in each)
+
+
+def test_rouge_n_recall_tie_goes_to_better_f_then_first():
+    # "a" and "a b" both have R = 1 against "a b"; F decides ("a b": P = 1, F = 1 against F = 2/3).
+    # Equal scores: the first reference's (the same numbers either way).
+    s = _paper(["rouge1"], jackknife=False).score("a b", ["a", "a b"])["rouge1"]
+    assert _rpf(s) == pytest.approx((1.0, 1.0, 1.0), abs=1e-12)
+    s = _paper(["rouge1"], jackknife=False).score("a b", ["a b", "b a"])["rouge1"]
+    assert _rpf(s) == pytest.approx((1.0, 1.0, 1.0), abs=1e-12)
+
+
+def test_rouge_n_max_by_recall_under_jackknife():
+    # Leave-one-out sets of three references; each set's maximum by recall, averaged.
+    refs = ["a b", "a b c d e f", "a x"]
+    got = _paper(["rouge1"]).score("a b c d", refs)["rouge1"]
+    plain = _paper(["rouge1"], jackknife=False)
+    subsets = [refs[1:], [refs[0], refs[2]], refs[:2]]
+    per = [_rpf(plain.score("a b c d", sub)["rouge1"]) for sub in subsets]
+    assert _rpf(got) == pytest.approx(tuple(sum(p[i] for p in per) / 3 for i in range(3)), abs=1e-12)
+    assert [p[0] for p in per] == pytest.approx([2 / 3, 1.0, 1.0])
+
+
+# Lin & Och 2004 eqs. 7-9: R = max_j R_j, P = max_j P_j, F from them.
+@pytest.mark.parametrize("rouge_type, r, p", [
+    pytest.param("rouge1", 1.0, 1.0, id="rouge1"),
+    pytest.param("rougeL", 1.0, 1.0, id="rougeL"),
+    pytest.param("rouge2", 1.0, 1.0, id="rouge2"),          # "a b" R = 1; "a b c d e f" P = 3/3
+])
+def test_max_rp_takes_recall_and_precision_separately(rouge_type, r, p):
+    s = _paper([rouge_type], multi_ref="max_rp", jackknife=False).score("a b c d", REFS_RF)[rouge_type]
+    assert (s.recall, s.precision) == pytest.approx((r, p), abs=1e-12)
+    assert s.fmeasure == pytest.approx(2 * r * p / (r + p), abs=1e-12)
+
+
+def test_max_rp_alpha_weights_f():
+    s = _paper(["rouge1"], multi_ref="max_rp", jackknife=False, alpha=0.2).score("a b c x", REFS_RF)["rouge1"]
+    # R = max(1, 1/2) = 1, P = max(1/2, 3/4) = 3/4; F = 1 / (0.2/P + 0.8/R)
+    assert _rpf(s) == pytest.approx((1.0, 0.75, 1 / (0.2 / 0.75 + 0.8)), abs=1e-12)
+
+
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score", "matlab"])
+def test_max_rp_only_in_flavor_paper(flavor):
+    with pytest.raises(ValueError, match="multi_ref"):
+        RougeScorer(["rouge1"], flavor=flavor, multi_ref="max_rp")
+
+
+# ---------------------------------------------------------------------------------------------
+# The union LCS is clipped by the candidate's word counts (ROUGE >= 1.4.1's rule): Lin's eq. 6 read
+# literally gives P = 2, F = 4/3 for "a" against "a\na".
+def test_union_lcs_clipped_keeps_precision_at_most_1():
+    s = _paper(["rougeLsum"]).score("a", ["a\na"])["rougeLsum"]
+    assert _rpf(s) == pytest.approx((0.5, 1.0, 2 / 3), abs=1e-12)
+
+
+def test_union_lcs_clipped_counts_each_candidate_word_once():
+    s = _paper(["rougeLsum"]).score("a b", ["a\na"])["rougeLsum"]
+    assert _rpf(s) == pytest.approx((0.5, 0.5, 0.5), abs=1e-12)
+
+
+def test_union_lcs_clipping_keeps_the_paper_example():
+    out = _paper(["rougeLsum"]).score("w1 w2 w6 w7 w8\nw1 w3 w8 w9 w5", ["w1 w2 w3 w4 w5"])
+    assert (out["rougeLsum"].recall, out["rougeLsum"].precision) == pytest.approx((0.8, 0.4), abs=1e-12)
+
+
+def _random_cases(seed, count):
+    import random
+
+    rng = random.Random(seed)
+    vocab = ["a", "b", "c", "d", "e"]
+
+    def text():
+        return "\n".join(" ".join(rng.choice(vocab) for _ in range(rng.randint(0, 6)))
+                         for _ in range(rng.randint(1, 3)))
+    return [(text(), [text() for _ in range(rng.randint(1, 4))]) for _ in range(count)]
+
+
+PAPER_ALL = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW-1.2", "rougeW-2", "rougeS0", "rougeS4",
+             "rougeSU4", "rougeS*", "rougeSU*"]
+
+
+@pytest.mark.parametrize("multi_ref", ["max", "max_rp", "average", "best"])
+def test_every_paper_value_lies_in_unit_interval(multi_ref):
+    scorer = _paper(PAPER_ALL, multi_ref=multi_ref)
+    for pred, refs in _random_cases(31, 300):
+        for t, s in scorer.score(pred, refs).items():
+            assert all(0.0 <= x <= 1.0 for x in s), (t, pred, refs, s)
+
+
+@pytest.mark.parametrize("rouge_type", ["rougeW-0.5", "rougeW-1", "rougeW-1.0"])
+def test_rouge_w_weight_at_most_1_rejected(rouge_type):
+    with pytest.raises(ValueError, match=r"rouge_types: '%s' needs a weight > 1" % rouge_type.replace(".", r"\.")):
+        _paper([rouge_type])
+    RougeScorer([rouge_type])   # the Perl accepts any positive weight; flavor rouge155 keeps it
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled core implements flavor paper: identical statistics and scores, last bit included,
+# for the new selection rules (tests/test_compiled.py covers the rest).
+@pytest.mark.parametrize("multi_ref", ["max", "max_rp"])
+@pytest.mark.parametrize("jackknife", [False, True])
+@pytest.mark.parametrize("alpha", [0.5, 0.0, 0.2, 1.0])
+def test_compiled_equals_python_for_paper_selection(multi_ref, jackknife, alpha):
+    from rouge_full_metric import compiled
+    from rouge_full_metric.batch import score_examples
+
+    if not compiled.AVAILABLE:
+        pytest.skip("compiled core not built")
+    scorer = _paper(PAPER_ALL, multi_ref=multi_ref, jackknife=jackknife, alpha=alpha)
+    cases = _random_cases(int(alpha * 10) + 7 * jackknife + (multi_ref == "max_rp"), 250)
+    preds, refs = [p for p, _ in cases], [r for _, r in cases]
+    py_scores, py_stats = score_examples(scorer, preds, refs, backend="python")
+    c_scores, c_stats = score_examples(scorer, preds, refs, backend="compiled")
+    assert repr(c_stats) == repr(py_stats)
+    assert repr(c_scores) == repr(py_scores)

@@ -303,13 +303,14 @@ def _add_engine_options(parser):
                        metavar="TYPE", help="rouge1 ... rouge<N>, rougeL, rougeLsum, rougeW[-w], rougeS<d>, "
                        "rougeSU<d>, rougeS*, rougeSU* (commas also separate); default: %(default)s")
     group.add_argument("--flavor", choices=FLAVORS, default="rouge155",
-                       help="rouge155 = ROUGE-1.5.5.pl bit for bit (default); paper = the ROUGE papers")
+                       help="rouge155 = ROUGE-1.5.5.pl bit for bit (default); paper = the ROUGE papers; "
+                       "rouge_score = Google's rouge_score; matlab = MATLAB's rougeEvaluationScore")
     group.add_argument("--use-stemmer", action="store_true", help="Porter-Lin stemmer (Perl -m)")
     group.add_argument("--remove-stopwords", action="store_true", help="SMART stop words (Perl -s)")
     group.add_argument("--word-limit", type=int, metavar="N", help="truncate every text to N words (Perl -l)")
     group.add_argument("--byte-limit", type=int, metavar="N", help="truncate every text to N bytes (Perl -b)")
-    group.add_argument("--multi-ref", choices=MULTI_REF, help="average (Perl -f A), best (-f B), max; "
-                       "default: the flavor's")
+    group.add_argument("--multi-ref", choices=MULTI_REF, help="average (Perl -f A), best (-f B), max, "
+                       "max_rp (flavor paper: Lin & Och 2004 eqs. 7-9); default: the flavor's")
     jk = group.add_mutually_exclusive_group()
     jk.add_argument("--jackknife", dest="jackknife", action="store_true", default=None,
                     help="mean over the leave-one-out reference sets")
