@@ -2975,10 +2975,18 @@ typedef struct {
     Py_ssize_t row, rlen, words;
     int use_cnt;
     double weight;
+    /* the chosen measure of (other text's length, hits), memoized per row: the row's length and
+     * role are fixed, so this is all the score depends on (stamp: the row it was computed for) */
+    struct PairMemo { uint64_t key; uint32_t stamp; double v; } *memo;
+    uint32_t stamp;
+    int measure, row_is_pred;
+    Py_ssize_t *order;       /* pair_matrix: columns by length, for the four-lane LCS */
 } PairK;
 
+#define PAIR_MEMO_BITS 12
+
 static void pairk_free(PairK *k) {
-    free(k->mask); free(k->slot); free(k->mw); free(k->V); free(k->cnt); free(k->log);
+    free(k->mask); free(k->slot); free(k->mw); free(k->V); free(k->cnt); free(k->log); free(k->memo); free(k->order);
 }
 
 /* Grow a Worker's vocabulary-indexed arrays (slot, loc: -1 between uses) to n ids. */
@@ -2997,12 +3005,15 @@ static int pair_vocab(WorkerObject *w, Py_ssize_t n) {
     return 0;
 }
 
-static int pairk_init(PairK *k, const PairCorpus *pc, WorkerObject *w, int with_counts) {
+static int pairk_init(PairK *k, const PairCorpus *pc, WorkerObject *w, int with_counts, int measure, int row_is_pred) {
     memset(k, 0, sizeof(*k));
     k->pc = pc;
     k->w = w;
     k->e = pc->eng;
     k->row = -1;
+    k->measure = measure;
+    k->row_is_pred = row_is_pred;
+    if (!(k->memo = (struct PairMemo *)calloc((size_t)1 << PAIR_MEMO_BITS, sizeof(struct PairMemo)))) return -1;
     k->weight = pc->kind == K_W ? pc->eng->types[0].weight : 0.0;
     if (!pc->fast) return pair_vocab(w, pc->vocab);
     Py_ssize_t nu = pc->nunits + 1;
@@ -3024,6 +3035,10 @@ static inline Py_ssize_t pair_units(const PairCorpus *pc, Py_ssize_t i) { return
 static int pairk_set_row(PairK *k, Py_ssize_t i) {
     const PairCorpus *pc = k->pc;
     k->row = i;
+    if (++k->stamp == 0) {   /* wrapped: forget every entry */
+        memset(k->memo, 0, sizeof(struct PairMemo) << PAIR_MEMO_BITS);
+        k->stamp = 1;
+    }
     if (!pc->fast) return 0;
     const int32_t *u = pc->unit + pc->uoff[i];
     Py_ssize_t m = pair_units(pc, i);
@@ -3111,13 +3126,57 @@ static inline Py_ssize_t pairk_lcs(PairK *k, Py_ssize_t j) {
 
 static inline double pick(SC s, int measure) { return measure == 0 ? s.p : measure == 1 ? s.r : s.f; }
 
-/* The score of prediction p against reference r, one of which is the row. */
-static int pairk_score(PairK *k, Py_ssize_t p, Py_ssize_t r, SC *out) {
+/* The measure of the row against text j (fast kernels) given the hits h. */
+static inline double pairk_value(PairK *k, Py_ssize_t j, Py_ssize_t h) {
+    Py_ssize_t lj = pair_units(k->pc, j);
+    uint64_t key = ((uint64_t)lj << 32) | (uint64_t)h;
+    struct PairMemo *m = &k->memo[(mix64(key) >> (64 - PAIR_MEMO_BITS))];
+    if (m->stamp == k->stamp && m->key == key) return m->v;
+    SC s = k->row_is_pred ? score_from_counts(k->e, (double)h, (double)lj, (double)k->rlen, 0.0)
+                          : score_from_counts(k->e, (double)h, (double)k->rlen, (double)lj, 0.0);
+    m->stamp = k->stamp;
+    m->key = key;
+    m->v = pick(s, k->measure);
+    return m->v;
+}
+
+/* LCS lengths of four texts against a row of <= 64 units, interleaved (the four dependency
+ * chains overlap); a text that has ended reads the sentinel unit nunits, whose mask is 0. */
+static inline void pairk_lcs4(PairK *k, const Py_ssize_t *js, Py_ssize_t *h) {
+    const PairCorpus *pc = k->pc;
+    const uint64_t *mask = k->mask;
+    const int32_t *u0 = pc->unit + pc->uoff[js[0]], *u1 = pc->unit + pc->uoff[js[1]];
+    const int32_t *u2 = pc->unit + pc->uoff[js[2]], *u3 = pc->unit + pc->uoff[js[3]];
+    Py_ssize_t n0 = pair_units(pc, js[0]), n1 = pair_units(pc, js[1]), n2 = pair_units(pc, js[2]), n3 = pair_units(pc, js[3]);
+    Py_ssize_t n = n0, lo = n0;
+    if (n1 > n) n = n1;
+    if (n2 > n) n = n2;
+    if (n3 > n) n = n3;
+    if (n1 < lo) lo = n1;
+    if (n2 < lo) lo = n2;
+    if (n3 < lo) lo = n3;
+    const int32_t sent = (int32_t)pc->nunits;
+    uint64_t V0 = ~0ULL, V1 = ~0ULL, V2 = ~0ULL, V3 = ~0ULL;
+#define LANE(V, M) { uint64_t M_ = (M), U_ = V & M_; V = (V + U_) | (V - U_); }
+    Py_ssize_t q = 0;
+    for (; q < lo; q++) {
+        LANE(V0, mask[u0[q]]); LANE(V1, mask[u1[q]]); LANE(V2, mask[u2[q]]); LANE(V3, mask[u3[q]]);
+    }
+    for (; q < n; q++) {
+        LANE(V0, mask[q < n0 ? u0[q] : sent]); LANE(V1, mask[q < n1 ? u1[q] : sent]);
+        LANE(V2, mask[q < n2 ? u2[q] : sent]); LANE(V3, mask[q < n3 ? u3[q] : sent]);
+    }
+#undef LANE
+    uint64_t valid = low_bits(k->rlen);
+    h[0] = popc64(~V0 & valid); h[1] = popc64(~V1 & valid); h[2] = popc64(~V2 & valid); h[3] = popc64(~V3 & valid);
+}
+
+/* The measure of prediction p against reference r, one of which is the row. */
+static int pairk_score(PairK *k, Py_ssize_t p, Py_ssize_t r, double *out) {
     const PairCorpus *pc = k->pc;
     if (pc->fast) {
-        Py_ssize_t other = p == k->row ? r : p;
-        double h = (double)(pc->kind == K_L ? pairk_lcs(k, other) : pairk_overlap(k, other));
-        *out = score_from_counts(k->e, h, (double)pair_units(pc, r), (double)pair_units(pc, p), 0.0);
+        Py_ssize_t other = p == k->row && k->row_is_pred ? r : p;
+        *out = pairk_value(k, other, pc->kind == K_L ? pairk_lcs(k, other) : pairk_overlap(k, other));
         return 0;
     }
     TextBuf two[2];
@@ -3125,7 +3184,7 @@ static int pairk_score(PairK *k, Py_ssize_t p, Py_ssize_t r, SC *out) {
     two[1] = pc->tb[r];
     PS st[2];
     if (example_stats(k->w, two, 1, st)) return -1;
-    *out = reduce_scores(k->e, st, 1, k->weight, st + 1);
+    *out = pick(reduce_scores(k->e, st, 1, k->weight, st + 1), k->measure);
     return 0;
 }
 
@@ -3181,16 +3240,39 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
     int err = 0;
     w->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    if (pairk_init(&k, pc, w, 0)) err = 1;
+    if (pairk_init(&k, pc, w, 0, measure, 1)) err = 1;
+    int lanes = !err && pc->kind == K_L && ncols >= 4;
+    if (lanes) {
+        /* the columns by length (counting sort), so that four neighbours end together */
+        Py_ssize_t *cnt = (Py_ssize_t *)calloc((size_t)pc->maxunits + 2, sizeof(Py_ssize_t));
+        k.order = (Py_ssize_t *)malloc((size_t)ncols * sizeof(Py_ssize_t));
+        if (!cnt || !k.order) { free(cnt); err = 1; }
+        else {
+            for (Py_ssize_t c = 0; c < ncols; c++) cnt[pair_units(pc, b_base + c) + 1]++;
+            for (Py_ssize_t x = 1; x <= pc->maxunits + 1; x++) cnt[x] += cnt[x - 1];
+            for (Py_ssize_t c = 0; c < ncols; c++) k.order[cnt[pair_units(pc, b_base + c)]++] = c;
+            free(cnt);
+        }
+    }
     for (Py_ssize_t r = r0; r < r1 && !err; r++) {
         Py_ssize_t p = a_base + r;
         if (pairk_set_row(&k, p)) { err = 1; break; }
         double *row = o + r * ncols;
-        for (Py_ssize_t c = 0; c < ncols; c++) {
-            SC s;
-            if (pairk_score(&k, p, b_base + c, &s)) { err = 1; break; }
-            row[c] = pick(s, measure);
+        Py_ssize_t c = 0;
+        if (lanes && k.rlen <= 64) {
+            for (; c + 4 <= ncols; c += 4) {
+                Py_ssize_t js[4], h[4];
+                for (int l = 0; l < 4; l++) js[l] = b_base + k.order[c + l];
+                pairk_lcs4(&k, js, h);
+                for (int l = 0; l < 4; l++) row[k.order[c + l]] = pairk_value(&k, js[l], h[l]);
+            }
+            for (; c < ncols; c++) {
+                Py_ssize_t j = b_base + k.order[c];
+                row[k.order[c]] = pairk_value(&k, j, pairk_lcs(&k, j));
+            }
         }
+        for (; c < ncols; c++)
+            if (pairk_score(&k, p, b_base + c, &row[c])) { err = 1; break; }
         pairk_clear_row(&k);
     }
     pairk_free(&k);
@@ -3242,7 +3324,7 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
     w->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     /* rougeL rows longer than one word also get counts: the unigram overlap bounds the LCS */
-    if (pairk_init(&k, pc, w, pc->kind == K_L && pc->maxunits > 64)) err = 1;
+    if (pairk_init(&k, pc, w, pc->kind == K_L && pc->maxunits > 64, measure, 0)) err = 1;
     for (Py_ssize_t q = lo; q < hi && !err; q++) {
         if (sequential && match[q] >= 0) continue;
         if (pairk_set_row(&k, q)) { err = 1; break; }
@@ -3261,19 +3343,36 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
             }
         }
         int overlap_bound = pc->kind == K_L && k.use_cnt && lq > 64;
-        Py_ssize_t found = -1;
+        int lanes = pc->kind == K_L && lq <= 64;
+        Py_ssize_t found = -1, js[4], nl = 0;
         double value = 0.0;
-        for (Py_ssize_t x = scan_from; x < nkept; x++) {
+        for (Py_ssize_t x = scan_from; x < nkept && found < 0; x++) {
             Py_ssize_t kk = (Py_ssize_t)kept[x];
             if (pc->fast) {
                 Py_ssize_t lk = pair_units(pc, kk);
                 if (lk < minlen || lk > maxlen) continue;
                 if (overlap_bound && !pair_may_reach(e, (double)pairk_overlap(&k, kk), lq, lk, measure, threshold)) continue;
             }
-            SC s;
-            if (pairk_score(&k, kk, q, &s)) { err = 1; break; }
-            double v = pick(s, measure);
+            if (lanes) {
+                /* four candidates at a time, checked in order */
+                js[nl++] = kk;
+                if (nl < 4) continue;
+                Py_ssize_t h[4];
+                pairk_lcs4(&k, js, h);
+                nl = 0;
+                for (int l = 0; l < 4; l++) {
+                    double v = pairk_value(&k, js[l], h[l]);
+                    if (v >= threshold) { found = js[l]; value = v; break; }
+                }
+                continue;
+            }
+            double v;
+            if (pairk_score(&k, kk, q, &v)) { err = 1; break; }
             if (v >= threshold) { found = kk; value = v; break; }
+        }
+        for (Py_ssize_t l = 0; l < nl && found < 0; l++) {
+            double v = pairk_value(&k, js[l], pairk_lcs(&k, js[l]));
+            if (v >= threshold) { found = js[l]; value = v; }
         }
         pairk_clear_row(&k);
         if (found >= 0) { match[q] = found; score[q] = value; }
