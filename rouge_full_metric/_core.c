@@ -2975,18 +2975,19 @@ typedef struct {
     Py_ssize_t row, rlen, words;
     int use_cnt;
     double weight;
-    /* the chosen measure of (other text's length, hits), memoized per row: the row's length and
-     * role are fixed, so this is all the score depends on (stamp: the row it was computed for) */
-    struct PairMemo { uint64_t key; uint32_t stamp; double v; } *memo;
-    uint32_t stamp;
+    /* the chosen measure of (row length, other text's length, hits), memoized: the roles are
+     * fixed per call, so this is all the score depends on */
+    struct PairMemo { uint64_t key; double v; } *memo;   /* key + 1; 0: empty */
     int measure, row_is_pred;
     Py_ssize_t *order;       /* pair_matrix: columns by length, for the four-lane LCS */
+    unsigned char *vm, *vmraw;  /* row groups: 32 bytes per unit, 32-byte aligned (0 between groups) */
+    uint64_t *present;       /* row groups: a bit per unit that some row of the group holds */
 } PairK;
 
-#define PAIR_MEMO_BITS 12
+#define PAIR_MEMO_BITS 11
 
 static void pairk_free(PairK *k) {
-    free(k->mask); free(k->slot); free(k->mw); free(k->V); free(k->cnt); free(k->log); free(k->memo); free(k->order);
+    free(k->mask); free(k->slot); free(k->mw); free(k->V); free(k->cnt); free(k->log); free(k->memo); free(k->order); free(k->vmraw); free(k->present);
 }
 
 /* Grow a Worker's vocabulary-indexed arrays (slot, loc: -1 between uses) to n ids. */
@@ -3035,10 +3036,6 @@ static inline Py_ssize_t pair_units(const PairCorpus *pc, Py_ssize_t i) { return
 static int pairk_set_row(PairK *k, Py_ssize_t i) {
     const PairCorpus *pc = k->pc;
     k->row = i;
-    if (++k->stamp == 0) {   /* wrapped: forget every entry */
-        memset(k->memo, 0, sizeof(struct PairMemo) << PAIR_MEMO_BITS);
-        k->stamp = 1;
-    }
     if (!pc->fast) return 0;
     const int32_t *u = pc->unit + pc->uoff[i];
     Py_ssize_t m = pair_units(pc, i);
@@ -3127,17 +3124,24 @@ static inline Py_ssize_t pairk_lcs(PairK *k, Py_ssize_t j) {
 static inline double pick(SC s, int measure) { return measure == 0 ? s.p : measure == 1 ? s.r : s.f; }
 
 /* The measure of the row against text j (fast kernels) given the hits h. */
+static inline double pairk_value_len(PairK *k, Py_ssize_t rowlen, Py_ssize_t lj, Py_ssize_t h) {
+    if (h == 0) return 0.0;   /* P = R = F = 0 in every flavor */
+    struct PairMemo *m = NULL;
+    uint64_t key = 0;
+    if (rowlen < ((Py_ssize_t)1 << 21) && lj < ((Py_ssize_t)1 << 21)) {
+        key = (((uint64_t)rowlen << 42) | ((uint64_t)lj << 21) | (uint64_t)h) + 1;
+        m = &k->memo[((key * 0x9E3779B97F4A7C15ULL) >> (64 - PAIR_MEMO_BITS))];
+        if (m->key == key) return m->v;
+    }
+    SC s = k->row_is_pred ? score_from_counts(k->e, (double)h, (double)lj, (double)rowlen, 0.0)
+                          : score_from_counts(k->e, (double)h, (double)rowlen, (double)lj, 0.0);
+    double v = pick(s, k->measure);
+    if (m) { m->key = key; m->v = v; }
+    return v;
+}
+
 static inline double pairk_value(PairK *k, Py_ssize_t j, Py_ssize_t h) {
-    Py_ssize_t lj = pair_units(k->pc, j);
-    uint64_t key = ((uint64_t)lj << 32) | (uint64_t)h;
-    struct PairMemo *m = &k->memo[(mix64(key) >> (64 - PAIR_MEMO_BITS))];
-    if (m->stamp == k->stamp && m->key == key) return m->v;
-    SC s = k->row_is_pred ? score_from_counts(k->e, (double)h, (double)lj, (double)k->rlen, 0.0)
-                          : score_from_counts(k->e, (double)h, (double)k->rlen, (double)lj, 0.0);
-    m->stamp = k->stamp;
-    m->key = key;
-    m->v = pick(s, k->measure);
-    return m->v;
+    return pairk_value_len(k, k->rlen, pair_units(k->pc, j), h);
 }
 
 /* LCS lengths of four texts against a row of <= 64 units, interleaved (the four dependency
@@ -3169,6 +3173,132 @@ static inline void pairk_lcs4(PairK *k, const Py_ssize_t *js, Py_ssize_t *h) {
 #undef LANE
     uint64_t valid = low_bits(k->rlen);
     h[0] = popc64(~V0 & valid); h[1] = popc64(~V1 & valid); h[2] = popc64(~V2 & valid); h[3] = popc64(~V3 & valid);
+}
+
+/* Row groups: up to 8 row texts of <= 32 units (32-bit lanes) or 4 of <= 64 (64-bit lanes) run
+ * against one column text at once, their masks interleaved per unit (vm[t] holds row l's
+ * columns of unit t in lane l), so that one load serves every lane and the lanes' LCS steps are
+ * vector operations (GCC/Clang vector extensions: SSE2/AVX2/NEON as the target allows). */
+typedef struct { Py_ssize_t text[8], len[8]; int n, wide; } PairGroup;
+
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(ROUGE_FULL_METRIC_NO_LANES)
+#define PAIR_LANES 1
+/* 16-byte vectors (SSE2, NEON): two per group, kept in registers */
+typedef uint32_t pv32 __attribute__((vector_size(16), may_alias));
+typedef uint64_t pv64 __attribute__((vector_size(16), may_alias));
+#else
+#define PAIR_LANES 0
+#endif
+
+static int pairk_vm(PairK *k) {
+    if (k->vm) return 0;
+    size_t size = (size_t)(k->pc->nunits + 1) * 32 + 32;
+    k->vmraw = (unsigned char *)calloc(size, 1);
+    k->present = (uint64_t *)calloc((size_t)(k->pc->nunits >> 6) + 2, 8);
+    if (!k->vmraw || !k->present) return -1;
+    k->vm = (unsigned char *)(((uintptr_t)k->vmraw + 31) & ~(uintptr_t)31);
+    return 0;
+}
+
+static void group_set(PairK *k, const PairGroup *g) {
+    const PairCorpus *pc = k->pc;
+    for (int l = 0; l < g->n; l++) {
+        const int32_t *u = pc->unit + pc->uoff[g->text[l]];
+        for (Py_ssize_t j = 0; j < g->len[l]; j++) {
+            unsigned char *cell = k->vm + (size_t)u[j] * 32;
+            k->present[u[j] >> 6] |= 1ULL << (u[j] & 63);
+            if (g->wide) { uint64_t x; memcpy(&x, cell + 8 * l, 8); x |= 1ULL << j; memcpy(cell + 8 * l, &x, 8); }
+            else { uint32_t x; memcpy(&x, cell + 4 * l, 4); x |= 1U << j; memcpy(cell + 4 * l, &x, 4); }
+        }
+    }
+}
+
+static void group_clear(PairK *k, const PairGroup *g) {
+    const PairCorpus *pc = k->pc;
+    for (int l = 0; l < g->n; l++) {
+        const int32_t *u = pc->unit + pc->uoff[g->text[l]];
+        for (Py_ssize_t j = 0; j < g->len[l]; j++) {
+            memset(k->vm + (size_t)u[j] * 32, 0, 32);
+            k->present[u[j] >> 6] = 0;
+        }
+    }
+}
+
+#if PAIR_LANES
+/* t if some row holds unit t, else the sentinel (branch-free: which one is unpredictable) */
+static inline size_t group_unit(const uint64_t *present, int32_t t, int32_t sent) {
+    uint64_t keep = 0 - ((present[t >> 6] >> (t & 63)) & 1);
+    return (size_t)(((uint64_t)(uint32_t)t & keep) | ((uint64_t)(uint32_t)sent & ~keep));
+}
+
+/* LCS lengths of column text j against each row of the group. */
+static inline void group_lcs(PairK *k, const PairGroup *g, Py_ssize_t j, Py_ssize_t *h) {
+    const PairCorpus *pc = k->pc;
+    const int32_t *u = pc->unit + pc->uoff[j];
+    Py_ssize_t n = pair_units(pc, j);
+    const uint64_t *present = k->present;
+    const int32_t sent = (int32_t)pc->nunits;
+    /* a unit no row holds reads the sentinel's zero mask (cached) rather than its own (a cache
+     * miss for a rare unit) */
+#define GROUP_UNIT(t) group_unit(present, (t), sent)
+    uint64_t out[4];
+    if (!g->wide) {
+        const pv32 *vm = (const pv32 *)k->vm;
+        pv32 A = ~(pv32){0, 0, 0, 0}, B = A;
+        for (Py_ssize_t q = 0; q < n; q++) {
+            const pv32 *M = vm + 2 * (size_t)GROUP_UNIT(u[q]);
+            pv32 MA = M[0], MB = M[1], UA = A & MA, UB = B & MB;
+            A = (A + UA) | (A - UA);
+            B = (B + UB) | (B - UB);
+        }
+        pv32 res[2];   /* A and B themselves never have their address taken: registers */
+        res[0] = A;
+        res[1] = B;
+        const uint32_t *lanes = (const uint32_t *)res;
+        for (int l = 0; l < g->n; l++) {
+            uint32_t valid = g->len[l] >= 32 ? 0xFFFFFFFFU : (1U << g->len[l]) - 1;
+            h[l] = popc64((uint64_t)(~lanes[l] & valid));
+        }
+    } else {
+        const pv64 *vm = (const pv64 *)k->vm;
+        pv64 A = ~(pv64){0, 0}, B = A;
+        for (Py_ssize_t q = 0; q < n; q++) {
+            const pv64 *M = vm + 2 * (size_t)GROUP_UNIT(u[q]);
+            pv64 MA = M[0], MB = M[1], UA = A & MA, UB = B & MB;
+            A = (A + UA) | (A - UA);
+            B = (B + UB) | (B - UB);
+        }
+        pv64 res[2];
+        res[0] = A;
+        res[1] = B;
+        memcpy(out, res, 32);
+        for (int l = 0; l < g->n; l++) h[l] = popc64(~out[l] & low_bits(g->len[l]));
+    }
+#undef GROUP_UNIT
+}
+#endif
+
+/* Row texts (indices into pc) split into groups: those of <= 32 units by eights, of 33..64 by
+ * fours (in the order given); the longer ones are left for the one-row kernels.  Returns the
+ * number of groups written to gs (room: n / 4 + 2), the long rows to rest (*nrest). */
+static Py_ssize_t make_groups(const PairCorpus *pc, const Py_ssize_t *rows, Py_ssize_t n, PairGroup *gs,
+                              Py_ssize_t *rest, Py_ssize_t *nrest) {
+    Py_ssize_t ng = 0;
+    *nrest = 0;
+    PairGroup cur[2];
+    cur[0].n = cur[1].n = 0;
+    cur[0].wide = 0;
+    cur[1].wide = 1;
+    for (Py_ssize_t x = 0; x < n; x++) {
+        Py_ssize_t t = rows[x], len = pair_units(pc, t);
+        if (len > 64 || !PAIR_LANES) { rest[(*nrest)++] = t; continue; }
+        PairGroup *g = &cur[len > 32];
+        g->text[g->n] = t;
+        g->len[g->n] = len;
+        if (++g->n == (g->wide ? 4 : 8)) { gs[ng++] = *g; g->n = 0; }
+    }
+    for (int w = 0; w < 2; w++) if (cur[w].n) gs[ng++] = cur[w];
+    return ng;
 }
 
 /* The measure of prediction p against reference r, one of which is the row. */
@@ -3254,7 +3384,38 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
             free(cnt);
         }
     }
-    for (Py_ssize_t r = r0; r < r1 && !err; r++) {
+    Py_ssize_t *rest = NULL, nrest = 0;
+    PairGroup *gs = NULL;
+    if (!err && PAIR_LANES && pc->kind == K_L && r1 > r0) {
+        /* rows of <= 64 units in groups (one column pass serves 4 or 8 rows), the others below */
+        Py_ssize_t nr = r1 - r0;
+        Py_ssize_t *rows = (Py_ssize_t *)malloc((size_t)nr * sizeof(Py_ssize_t));
+        rest = (Py_ssize_t *)malloc((size_t)nr * sizeof(Py_ssize_t));
+        gs = (PairGroup *)malloc((size_t)(nr / 4 + 2) * sizeof(PairGroup));
+        if (!rows || !rest || !gs || pairk_vm(&k)) err = 1;
+        else {
+            for (Py_ssize_t r = 0; r < nr; r++) rows[r] = a_base + r0 + r;
+            Py_ssize_t ng = make_groups(pc, rows, nr, gs, rest, &nrest);
+#if PAIR_LANES
+            for (Py_ssize_t gi = 0; gi < ng; gi++) {
+                PairGroup *g = &gs[gi];
+                group_set(&k, g);
+                for (Py_ssize_t c = 0; c < ncols; c++) {
+                    Py_ssize_t h[8], j = b_base + c, lc = pair_units(pc, j);
+                    group_lcs(&k, g, j, h);
+                    for (int l = 0; l < g->n; l++)
+                        o[(g->text[l] - a_base) * ncols + c] = pairk_value_len(&k, g->len[l], lc, h[l]);
+                }
+                group_clear(&k, g);
+            }
+#else
+            (void)ng;
+#endif
+        }
+        free(rows);
+    }
+    for (Py_ssize_t x = 0; !err && x < (rest ? nrest : r1 - r0); x++) {
+        Py_ssize_t r = rest ? rest[x] - a_base : r0 + x;
         Py_ssize_t p = a_base + r;
         if (pairk_set_row(&k, p)) { err = 1; break; }
         double *row = o + r * ncols;
@@ -3275,6 +3436,8 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
             if (pairk_score(&k, p, b_base + c, &row[c])) { err = 1; break; }
         pairk_clear_row(&k);
     }
+    free(rest);
+    free(gs);
     pairk_free(&k);
     Py_END_ALLOW_THREADS
     w->busy = 0;
