@@ -3446,6 +3446,111 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The lengths (units) lk of a kept text that may reach the threshold against a new text of lq
+ * units: h <= min(lq, lk), a bound that rises with lk up to lq and falls after it, so they
+ * form one interval [*lo, *hi] (empty: *lo > *hi), found by bisection. */
+static void pair_interval(EngineObject *e, Py_ssize_t lq, Py_ssize_t maxunits, int measure, double threshold,
+                          Py_ssize_t *lo, Py_ssize_t *hi) {
+    if (!pair_may_reach(e, (double)lq, lq, lq, measure, threshold)) { *lo = 1; *hi = 0; return; }
+    Py_ssize_t a = 0, b = lq;   /* the smallest lk <= lq that may reach */
+    while (a < b) {
+        Py_ssize_t mid = (a + b) / 2;
+        if (pair_may_reach(e, (double)mid, lq, mid, measure, threshold)) b = mid; else a = mid + 1;
+    }
+    *lo = a;
+    a = lq; b = maxunits > lq ? maxunits : lq;   /* the largest lk >= lq that may reach */
+    while (a < b) {
+        Py_ssize_t mid = a + (b - a + 1) / 2;
+        if (pair_may_reach(e, (double)lq, lq, mid, measure, threshold)) a = mid; else b = mid - 1;
+    }
+    *hi = a;
+}
+
+/* The first kept[x] (scan_from <= x < nkept) whose score as the prediction against new text q
+ * reaches the threshold: *found (-1: none) and its score. */
+static int filter_query(PairK *k, Py_ssize_t q, const int64_t *kept, Py_ssize_t scan_from, Py_ssize_t nkept,
+                        double threshold, Py_ssize_t *found, double *value) {
+    const PairCorpus *pc = k->pc;
+    EngineObject *e = pc->eng;
+    int measure = k->measure, err = 0;
+    *found = -1;
+    *value = 0.0;
+    if (pairk_set_row(k, q)) return -1;
+    Py_ssize_t lq = pair_units(pc, q), minlen = 0, maxlen = pc->maxunits;
+    if (pc->fast) pair_interval(e, lq, pc->maxunits, measure, threshold, &minlen, &maxlen);
+    int overlap_bound = pc->kind == K_L && k->use_cnt && lq > 64;
+    int lanes = pc->kind == K_L && lq <= 64;
+    Py_ssize_t js[4], nl = 0;
+    for (Py_ssize_t x = scan_from; x < nkept && *found < 0; x++) {
+        Py_ssize_t kk = (Py_ssize_t)kept[x];
+        if (pc->fast) {
+            Py_ssize_t lk = pair_units(pc, kk);
+            if (lk < minlen || lk > maxlen) continue;
+            if (overlap_bound && !pair_may_reach(e, (double)pairk_overlap(k, kk), lq, lk, measure, threshold)) continue;
+        }
+        if (lanes) {
+            /* four candidates at a time, checked in order */
+            js[nl++] = kk;
+            if (nl < 4) continue;
+            Py_ssize_t h[4];
+            pairk_lcs4(k, js, h);
+            nl = 0;
+            for (int l = 0; l < 4; l++) {
+                double v = pairk_value(k, js[l], h[l]);
+                if (v >= threshold) { *found = js[l]; *value = v; break; }
+            }
+            continue;
+        }
+        double v;
+        if (pairk_score(k, kk, q, &v)) { err = 1; break; }
+        if (v >= threshold) { *found = kk; *value = v; break; }
+    }
+    for (Py_ssize_t l = 0; l < nl && *found < 0; l++) {
+        double v = pairk_value(k, js[l], pairk_lcs(k, js[l]));
+        if (v >= threshold) { *found = js[l]; *value = v; }
+    }
+    pairk_clear_row(k);
+    return err ? -1 : 0;
+}
+
+#if PAIR_LANES
+/* filter_query for every new text of a row group at once (rougeL): one pass over the kept
+ * texts, each lane stopping at its own first match. */
+static void filter_group(PairK *k, const PairGroup *g, const int64_t *kept, Py_ssize_t scan_from, Py_ssize_t nkept,
+                         double threshold, int64_t *match, double *score) {
+    const PairCorpus *pc = k->pc;
+    Py_ssize_t mn[8], mx[8], hull_lo = PY_SSIZE_T_MAX, hull_hi = -1;
+    int live[8], nlive = 0;
+    for (int l = 0; l < g->n; l++) {
+        pair_interval(pc->eng, g->len[l], pc->maxunits, k->measure, threshold, &mn[l], &mx[l]);
+        live[l] = mn[l] <= mx[l];
+        if (!live[l]) continue;
+        nlive++;
+        if (mn[l] < hull_lo) hull_lo = mn[l];
+        if (mx[l] > hull_hi) hull_hi = mx[l];
+    }
+    if (!nlive) return;
+    group_set(k, g);
+    for (Py_ssize_t x = scan_from; x < nkept && nlive; x++) {
+        Py_ssize_t kk = (Py_ssize_t)kept[x], lk = pair_units(pc, kk);
+        if (lk < hull_lo || lk > hull_hi) continue;
+        Py_ssize_t h[8];
+        group_lcs(k, g, kk, h);
+        for (int l = 0; l < g->n; l++) {
+            if (!live[l] || lk < mn[l] || lk > mx[l]) continue;
+            double v = pairk_value_len(k, g->len[l], lk, h[l]);
+            if (v >= threshold) {
+                match[g->text[l]] = kk;
+                score[g->text[l]] = v;
+                live[l] = 0;
+                nlive--;
+            }
+        }
+    }
+    group_clear(k, g);
+}
+#endif
+
 /* pair_filter(worker, corpus, lo, hi, kept, nkept, scan_from, sequential, threshold, measure,
  *             match, score) -> nkept
  * For each text q in lo..hi-1 (the new text, scored as the reference against each kept text
@@ -3481,66 +3586,46 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "pair_filter: kept holds indices out of range");
         return NULL;
     }
-    EngineObject *e = pc->eng;
     PairK k;
     int err = 0;
     w->busy = 1;
     Py_BEGIN_ALLOW_THREADS
     /* rougeL rows longer than one word also get counts: the unigram overlap bounds the LCS */
     if (pairk_init(&k, pc, w, pc->kind == K_L && pc->maxunits > 64, measure, 0)) err = 1;
-    for (Py_ssize_t q = lo; q < hi && !err; q++) {
+    Py_ssize_t *order = NULL, *rest = NULL, nrest = 0;
+    PairGroup *gs = NULL;
+    if (!err && !sequential && PAIR_LANES && pc->kind == K_L && hi > lo) {
+        /* independent new texts: by length into row groups, each scanning the kept texts once */
+        Py_ssize_t nq = hi - lo;
+        Py_ssize_t *cnt = (Py_ssize_t *)calloc((size_t)pc->maxunits + 2, sizeof(Py_ssize_t));
+        order = (Py_ssize_t *)malloc((size_t)nq * sizeof(Py_ssize_t));
+        rest = (Py_ssize_t *)malloc((size_t)nq * sizeof(Py_ssize_t));
+        gs = (PairGroup *)malloc((size_t)(nq / 4 + 2) * sizeof(PairGroup));
+        if (!cnt || !order || !rest || !gs || pairk_vm(&k)) err = 1;
+        else {
+            for (Py_ssize_t q = lo; q < hi; q++) cnt[pair_units(pc, q) + 1]++;
+            for (Py_ssize_t x = 1; x <= pc->maxunits + 1; x++) cnt[x] += cnt[x - 1];
+            for (Py_ssize_t q = lo; q < hi; q++) order[cnt[pair_units(pc, q)]++] = q;
+            Py_ssize_t ng = make_groups(pc, order, nq, gs, rest, &nrest);
+#if PAIR_LANES
+            for (Py_ssize_t gi = 0; gi < ng; gi++)
+                filter_group(&k, &gs[gi], kept, scan_from, nkept, threshold, match, score);
+#else
+            (void)ng;
+#endif
+        }
+        free(cnt);
+    }
+    for (Py_ssize_t x = 0; !err && x < (rest ? nrest : hi - lo); x++) {
+        Py_ssize_t q = rest ? rest[x] : lo + x;
         if (sequential && match[q] >= 0) continue;
-        if (pairk_set_row(&k, q)) { err = 1; break; }
-        Py_ssize_t lq = pair_units(pc, q), minlen = 0, maxlen = pc->maxunits;
-        if (pc->fast) {
-            /* h <= min(lq, lk): the bound rises with lk up to lq and falls after it, so the
-             * lengths that may reach the threshold are one interval, found by bisection */
-            if (!pair_may_reach(e, (double)lq, lq, lq, measure, threshold)) { minlen = 1; maxlen = 0; }
-            else {
-                Py_ssize_t a = 0, b = lq;   /* smallest lk <= lq that may reach */
-                while (a < b) { Py_ssize_t mid = (a + b) / 2; if (pair_may_reach(e, (double)mid, lq, mid, measure, threshold)) b = mid; else a = mid + 1; }
-                minlen = a;
-                a = lq; b = pc->maxunits;   /* largest lk >= lq that may reach */
-                while (a < b) { Py_ssize_t mid = a + (b - a + 1) / 2; if (pair_may_reach(e, (double)lq, lq, mid, measure, threshold)) a = mid; else b = mid - 1; }
-                maxlen = a;
-            }
-        }
-        int overlap_bound = pc->kind == K_L && k.use_cnt && lq > 64;
-        int lanes = pc->kind == K_L && lq <= 64;
-        Py_ssize_t found = -1, js[4], nl = 0;
-        double value = 0.0;
-        for (Py_ssize_t x = scan_from; x < nkept && found < 0; x++) {
-            Py_ssize_t kk = (Py_ssize_t)kept[x];
-            if (pc->fast) {
-                Py_ssize_t lk = pair_units(pc, kk);
-                if (lk < minlen || lk > maxlen) continue;
-                if (overlap_bound && !pair_may_reach(e, (double)pairk_overlap(&k, kk), lq, lk, measure, threshold)) continue;
-            }
-            if (lanes) {
-                /* four candidates at a time, checked in order */
-                js[nl++] = kk;
-                if (nl < 4) continue;
-                Py_ssize_t h[4];
-                pairk_lcs4(&k, js, h);
-                nl = 0;
-                for (int l = 0; l < 4; l++) {
-                    double v = pairk_value(&k, js[l], h[l]);
-                    if (v >= threshold) { found = js[l]; value = v; break; }
-                }
-                continue;
-            }
-            double v;
-            if (pairk_score(&k, kk, q, &v)) { err = 1; break; }
-            if (v >= threshold) { found = kk; value = v; break; }
-        }
-        for (Py_ssize_t l = 0; l < nl && found < 0; l++) {
-            double v = pairk_value(&k, js[l], pairk_lcs(&k, js[l]));
-            if (v >= threshold) { found = js[l]; value = v; }
-        }
-        pairk_clear_row(&k);
+        Py_ssize_t found;
+        double value;
+        if (filter_query(&k, q, kept, scan_from, nkept, threshold, &found, &value)) { err = 1; break; }
         if (found >= 0) { match[q] = found; score[q] = value; }
         else if (sequential) kept[nkept++] = q;
     }
+    free(order); free(rest); free(gs);
     pairk_free(&k);
     Py_END_ALLOW_THREADS
     w->busy = 0;

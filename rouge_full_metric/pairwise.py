@@ -221,8 +221,8 @@ def filter_near_duplicates(scorer, texts: Sequence, threshold: float, rouge_type
     Self-Instruct calls ``rouge_score``); it is dropped when a score is ``>= threshold``.
     Self-Instruct and Alpaca drop when ROUGE-L F ``> 0.7`` (keep ``max <= 0.7``): pass
     ``threshold=math.nextafter(0.7, 1)`` with ``RougeScorer(flavor="rouge_score")`` for exactly
-    their rule.  Results are the same for every ``n_jobs`` (threads scan blocks of new texts
-    against the kept ones, then settle each block in order).
+    their rule.  Results are the same for every ``n_jobs`` (blocks of new texts are scanned
+    against the kept ones, by ``n_jobs`` threads, then each block is settled in order).
 
     >>> from rouge_full_metric import RougeScorer
     >>> texts = ["Write a poem about the sea.", "Write a poem about the sea!", "List three prime numbers."]
@@ -299,21 +299,22 @@ def _compiled_filter(found, n, threshold, mi, jobs, match, score) -> List[int]:
         finally:
             cs.release(worker)
 
-    if jobs == 1:
-        nkept = scan(0, n, 0, 0, True)
-    else:
-        pool = _pool(jobs)
-        nkept = 0
-        for lo in range(0, n, _FILTER_BLOCK):
-            hi = min(lo + _FILTER_BLOCK, n)
-            if nkept:
-                # every text of the block against the texts kept before it, in parallel ...
+    # Blocks of new texts: every text of the block against the texts kept before the block
+    # (independent: the core runs them in row groups, and threads share the block), then, in
+    # order, the block's unmatched texts against the block's own kept ones.
+    pool = _pool(jobs) if jobs > 1 else None
+    nkept = 0
+    for lo in range(0, n, _FILTER_BLOCK):
+        hi = min(lo + _FILTER_BLOCK, n)
+        if nkept:
+            if pool is None:
+                scan(lo, hi, nkept, 0, False)
+            else:
                 step = -(-(hi - lo) // jobs)
                 futures = [pool.submit(scan, a, min(a + step, hi), nkept, 0, False) for a in range(lo, hi, step)]
                 for future in futures:
                     future.result()
-            # ... then, in order, the block's unmatched texts against the block's kept ones
-            nkept = scan(lo, hi, nkept, nkept, True)
+        nkept = scan(lo, hi, nkept, nkept, True)
     return [int(x) for x in kept[:nkept]]
 
 

@@ -134,6 +134,25 @@ def test_self_matrix_and_shapes():
     assert np.array_equal(scorer.score_matrix(a, measure="precision"), scorer.score_matrix(a, measure="recall").T)
 
 
+@pytest.mark.parametrize("flavor", ["rouge_score", "rouge155"])
+def test_every_length_and_row_group(flavor, monkeypatch):
+    # 0..100 tokens: rows in groups of 8 (<= 32 tokens), of 4 (33..64) and alone (> 64)
+    rng = random.Random(5)
+    texts = [" ".join(rng.choice(WORDS[:12]) for _ in range(k)) for k in range(0, 101, 3)]
+    texts += [" ".join(rng.choice(WORDS[:12]) for _ in range(k)) for k in (31, 32, 33, 63, 64, 65)]
+    scorer = RougeScorer(["rougeL"], flavor=flavor)
+    for measure in pairwise.MEASURES:
+        expected = score_reference(scorer, texts, texts, "rougeL", measure)
+        assert np.array_equal(scorer.score_matrix(texts, measure=measure), expected), measure
+    for threshold in (0.2, 0.5, 0.8):
+        expected = filter_reference(scorer, texts, threshold, "rougeL", "fmeasure")
+        assert scorer.filter_near_duplicates(texts, threshold) == expected
+        monkeypatch.setattr(pairwise, "_FILTER_BLOCK", 5)   # blocks scanned in row groups
+        assert scorer.filter_near_duplicates(texts, threshold) == expected
+        assert scorer.filter_near_duplicates(texts, threshold, n_jobs=2) == expected
+        monkeypatch.undo()
+
+
 @needs_core
 def test_many_rows_threaded_equals_single_thread():
     scorer = RougeScorer(["rougeL"], flavor="rouge_score")
