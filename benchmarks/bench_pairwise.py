@@ -20,7 +20,8 @@ so that the filter has something to drop.
   (each new text against every kept one) times the pre-tokenized per-pair time.
 
 Single-thread figures are CPU time (time.process_time: the machine is shared), wall time beside
-them; the 2-thread rows are wall time.  Medians of --runs runs (the filter: one run each).
+them; the 2-thread rows are wall time.  Medians of --runs runs (the filter: one run each; the
+rouge_score samples: --runs passes over the sample).
 Memory: the process's peak RSS (ru_maxrss) after the filter (run first) and the matrix.
 
 Usage: python benchmarks/bench_pairwise.py [--matrix 10000] [--filter 50000] [--sample 2000]
@@ -146,15 +147,12 @@ def main():
     sample = [(rng.randrange(len(a)), rng.randrange(len(b))) for _ in range(args.sample)]
     rs = rouge_scorer.RougeScorer(["rougeL"])
     rs.score(b[0], a[0])
-    t0 = time.process_time()
-    rs_values = [rs.score(b[j], a[i])["rougeL"].fmeasure for i, j in sample]
-    rs_pair = (time.process_time() - t0) / len(sample)
+    rs_cpu, _, rs_values = timed(lambda: [rs.score(b[j], a[i])["rougeL"].fmeasure for i, j in sample], args.runs)
+    rs_pair = rs_cpu / len(sample)
     tok_a = {i: rs_tokenize.tokenize(a[i], None) for i, _ in sample}
     tok_b = {j: rs_tokenize.tokenize(b[j], None) for _, j in sample}
-    t0 = time.process_time()
-    for i, j in sample:
-        rouge_scorer._score_lcs(tok_b[j], tok_a[i])
-    rs_lcs_pair = (time.process_time() - t0) / len(sample)
+    rs_lcs_cpu, _, _ = timed(lambda: [rouge_scorer._score_lcs(tok_b[j], tok_a[i]) for i, j in sample], args.runs)
+    rs_lcs_pair = rs_lcs_cpu / len(sample)
     print("rouge_score: score() %.1f µs/pair, _score_lcs on tokens %.1f µs/pair" % (rs_pair * 1e6, rs_lcs_pair * 1e6))
 
     # ------------------------------------------------------------------ matrix
