@@ -3,7 +3,7 @@ filtering (Self-Instruct / Alpaca: drop a new text whose ROUGE-L against a kept 
 
 Conventions (what a cell means):
 
-* ``score_matrix(a, b)[i, j]`` is ``scorer.score(a[i], b[j])[rouge_type]`` — ``a[i]`` is the
+* ``score_matrix(a, b)[i, j]`` is ``scorer.score(a[i], [b[j]])[rouge_type]`` — ``a[i]`` is the
   *prediction*, ``b[j]`` the (single) *reference* — in every flavor, bit for bit (flavor
   ``rouge155``: rounded to 5 decimals, as ``score`` gives it).  In flavor ``rouge_score`` that is
   ``rouge_score.RougeScorer.score(target=b[j], prediction=a[i])``.  F (``alpha=0.5``) is
@@ -11,6 +11,8 @@ Conventions (what a cell means):
 * ``filter_near_duplicates`` scores each new text as the *reference* against each kept text as
   the *prediction*, as Self-Instruct calls ``rouge_score`` (``scorer.score(new, kept)``,
   target first).
+* A text is a str, bytes or a list of sentences, as ``score`` takes a prediction: a list is
+  always one text (its sentences), never several references.
 
 How it runs: the texts are tokenized and interned once (the compiled core's readers, so the
 tokens are those ``score`` sees); rougeL uses the bit-parallel LCS length (masks built once per
@@ -92,9 +94,13 @@ def _options(scorer) -> tuple:
 
 
 def _check_texts(texts, argument: str) -> list:
-    if isinstance(texts, (str, bytes, bytearray)) or not isinstance(texts, Sequence):
+    """A list (or tuple) of texts; other iterables (numpy arrays, pandas Series, generators) are
+    read into a list once."""
+    if isinstance(texts, (list, tuple)):
+        return texts
+    if isinstance(texts, (str, bytes, bytearray)) or not hasattr(texts, "__iter__"):
         raise TypeError("%s must be a list of texts, got %s" % (argument, type(texts).__name__))
-    return texts if isinstance(texts, (list, tuple)) else list(texts)
+    return [t.item() if hasattr(t, "item") and not isinstance(t, (str, bytes)) else t for t in texts]
 
 
 def _check_measure(measure) -> int:
@@ -155,7 +161,7 @@ def _may_reach(single, hub: int, ref_units: int, pred_units: int, mi: int, thres
 # ----------------------------------------------------------------------------- public
 def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, measure: str = "fmeasure",
                  n_jobs: int = 1, rouge_type: Optional[str] = None, backend: Optional[str] = None):
-    """The ``len(texts_a) x len(texts_b)`` numpy array of ``scorer.score(a, b)[rouge_type].<measure>``.
+    """The ``len(texts_a) x len(texts_b)`` numpy array of ``scorer.score(a, [b])[rouge_type].<measure>``.
 
     ``texts_b=None`` scores ``texts_a`` against itself.  ``rouge_type`` is needed when the scorer
     has several types (any type name the scorer's flavor supports may be given).  ``n_jobs``

@@ -342,11 +342,12 @@ class RougeScorer:
 
     def score_matrix(self, texts_a: Sequence[Text], texts_b: Optional[Sequence[Text]] = None,
                      measure: str = "fmeasure", n_jobs: int = 1, rouge_type: Optional[str] = None):
-        """numpy array ``M[i, j] = self.score(texts_a[i], texts_b[j])[rouge_type].<measure>``.
+        """numpy array ``M[i, j] = self.score(texts_a[i], [texts_b[j]])[rouge_type].<measure>``.
 
         ``texts_a[i]`` is the prediction, ``texts_b[j]`` the reference (flavor ``rouge_score``:
         ``rouge_score``'s ``score(target=texts_b[j], prediction=texts_a[i])``); ``texts_b=None``
-        scores ``texts_a`` against itself.  ``measure``: ``"fmeasure"``, ``"precision"`` or
+        scores ``texts_a`` against itself; a text given as a list of sentences is one text.
+        ``measure``: ``"fmeasure"``, ``"precision"`` or
         ``"recall"``; ``rouge_type`` is required when the scorer has several types.  See
         :mod:`.pairwise` for the algorithms (compiled core, ``n_jobs`` threads).
 

@@ -54,7 +54,8 @@ def _seed(*parts):
 
 
 def score_reference(scorer, a, b, rouge_type, measure):
-    return np.array([[getattr(scorer.score(x, y)[rouge_type], measure) for y in b] for x in a])
+    # [y]: y is one reference (a list of sentences would otherwise be several references)
+    return np.array([[getattr(scorer.score(x, [y])[rouge_type], measure) for y in b] for x in a])
 
 
 FLAVOR_TYPES = [
@@ -165,6 +166,22 @@ def test_many_rows_threaded_equals_single_thread():
         assert one[i, j] == scorer.score(a[i], b[j])["rougeL"].fmeasure
 
 
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score"])
+def test_input_kinds(flavor):
+    # bytes, lists of sentences, non-ASCII text, numpy arrays and generators, as score takes them
+    texts = ["The İstanbul runners ran 3.5 miles", b"the runners ran\nmiles", ["The runners", "ran far"],
+             "Kelvin \u212a runs", "caf\u00e9 au lait", ""]
+    if flavor == "rouge_score":
+        texts[2] = "The runners\nran far"
+    scorer = RougeScorer(["rougeLsum"], flavor=flavor, use_stemmer=True)
+    expected = score_reference(scorer, texts, texts, "rougeLsum", "fmeasure")
+    assert np.array_equal(scorer.score_matrix(texts), expected)
+    assert np.array_equal(pairwise.score_matrix(scorer, texts, backend="python"), expected)
+    strings = [t for t in texts if isinstance(t, str)]
+    m = scorer.score_matrix(np.array(strings), (t for t in strings))
+    assert np.array_equal(m, score_reference(scorer, strings, strings, "rougeLsum", "fmeasure"))
+
+
 def test_errors_name_the_argument():
     two = RougeScorer(["rouge1", "rougeL"])
     with pytest.raises(ValueError, match="rouge_type"):
@@ -199,7 +216,7 @@ def filter_reference(scorer, texts, threshold, rouge_type, measure):
     kept, dropped, matched, scores = [], [], [], []
     for q, text in enumerate(texts):
         for k in kept:
-            value = getattr(scorer.score(texts[k], text)[rouge_type], measure)
+            value = getattr(scorer.score(texts[k], [text])[rouge_type], measure)
             if value >= threshold:
                 dropped.append(q)
                 matched.append(k)
