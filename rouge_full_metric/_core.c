@@ -2788,7 +2788,8 @@ static PyTypeObject WorkerType = {
  *   rouge<N> the clipped overlap of n-gram ids interned once per corpus (n = 1: the tokens);
  *   others   (rougeLsum, rougeW, rougeS) example_stats on the two texts, i.e. what Worker.run
  *            computes for that example with that single reference.
- * The score is score_from_counts / reduce_scores of those statistics, as Worker.run gives it.
+ * The score is score_from_counts of those statistics, as Worker.run gives it for one reference
+ * (with one reference every multi_ref rule and jackknifing reduce to it).
  * Any Worker of the corpus's Engine can run the kernels (one thread per Worker): only its
  * vocabulary-indexed scratch arrays are grown to the corpus's vocabulary.
  */
@@ -3314,7 +3315,8 @@ static int pairk_score(PairK *k, Py_ssize_t p, Py_ssize_t r, double *out) {
     two[1] = pc->tb[r];
     PS st[2];
     if (example_stats(k->w, two, 1, st)) return -1;
-    *out = pick(reduce_scores(k->e, st, 1, k->weight, st + 1), k->measure);
+    /* one reference: every multi_ref rule and jackknifing reduce to the plain score */
+    *out = pick(score_from_counts(k->e, st[0].h, st[0].rc, st[0].pc, k->weight), k->measure);
     return 0;
 }
 

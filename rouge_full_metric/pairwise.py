@@ -133,17 +133,37 @@ def _corpus(single, texts_a, texts_b):
 
 
 # ----------------------------------------------------------------------------- pure Python
+# Flavors whose texts are read once by ``_prepare`` and scored by ``_pair_stats``; any other
+# flavor is scored pair by pair through ``score`` itself.
+_PREPARED_FLAVORS = ("rouge155", "paper", "rouge_score")
+
+
+class _Raw:
+    """A text kept as given, for flavors scored through ``score``."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw):
+        self.raw = raw
+
+
 def _prepare(single, texts, argument):
+    if single.flavor not in _PREPARED_FLAVORS:
+        return [_Raw(t) for t in texts]
     return [single._prepare(t, "%s[%d]" % (argument, k)) for k, t in enumerate(texts)]
 
 
 def _python_score(single, rtype, pred, ref, mi: int) -> float:
+    if isinstance(pred, _Raw):
+        return single.score(pred.raw, [ref.raw])[rtype.name][mi]
     stats = single._pair_stats(rtype, pred, ref)
     return single._scores({rtype.name: [stats]})[rtype.name][mi]
 
 
 def _units(single, rtype, text) -> Optional[int]:
     """Length in the units whose overlap bounds the hits (None: no bound for this type)."""
+    if isinstance(text, _Raw):
+        return None
     if rtype.kind == "L":
         return len(single._flat_tokens(text))
     if rtype.kind == "N":

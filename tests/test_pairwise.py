@@ -13,6 +13,7 @@ import pytest
 
 from rouge_full_metric import RougeScorer, compiled
 from rouge_full_metric import pairwise
+from rouge_full_metric import scorer as scorer_module
 
 needs_core = pytest.mark.skipif(not compiled.AVAILABLE or not hasattr(compiled.core, "pair_corpus"),
                                 reason="compiled core not built")
@@ -180,6 +181,18 @@ def test_input_kinds(flavor):
     strings = [t for t in texts if isinstance(t, str)]
     m = scorer.score_matrix(np.array(strings), (t for t in strings))
     assert np.array_equal(m, score_reference(scorer, strings, strings, "rougeLsum", "fmeasure"))
+
+
+@pytest.mark.parametrize("flavor", sorted(set(scorer_module.FLAVORS) - {"rouge155", "paper", "rouge_score"}))
+def test_other_flavors_through_score(flavor):
+    # flavors the pairwise engine has no kernel for are scored through score() itself
+    a, b = make_texts(71, 9), make_texts(72, 7)
+    for rouge_type in ("rouge1", "rougeL"):
+        scorer = RougeScorer([rouge_type], flavor=flavor)
+        expected = score_reference(scorer, a, b, rouge_type, "fmeasure")
+        assert np.array_equal(scorer.score_matrix(a, b), expected, equal_nan=True)
+        assert scorer.filter_near_duplicates(a, 0.5, rouge_type) == filter_reference(scorer, a, 0.5, rouge_type,
+                                                                                     "fmeasure")
 
 
 def test_errors_name_the_argument():
