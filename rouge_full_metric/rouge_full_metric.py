@@ -15,7 +15,7 @@ from .bootstrap import perl_bootstrap
 from .compiled import backend
 from .lcs import lcs_length
 from .ngrams import ngram_counts
-from .pairwise import score_matrix  # noqa: F401  (named so that evaluate copies it: RougeScorer.score_matrix)
+from .pairwise import score_matrix
 from .rouge155_data import SMART_COMMON_WORDS
 from .rouge_score_flavor import make_tokenizer
 from .rouge_types import parse_rouge_type
