@@ -16,6 +16,7 @@ from .compiled import backend
 from .lcs import lcs_length
 from .matlab import rouge_evaluation_score
 from .ngrams import ngram_counts
+from .pairwise import score_matrix
 from .rouge155_data import SMART_COMMON_WORDS
 from .rouge_score_flavor import make_tokenizer
 from .rouge_types import parse_rouge_type

@@ -362,6 +362,37 @@ class RougeScorer:
         """
         return score_batch(self, predictions, references, n_jobs)
 
+    def score_matrix(self, texts_a: Sequence[Text], texts_b: Optional[Sequence[Text]] = None,
+                     measure: str = "fmeasure", n_jobs: int = 1, rouge_type: Optional[str] = None):
+        """numpy array ``M[i, j] = self.score(texts_a[i], [texts_b[j]])[rouge_type].<measure>``.
+
+        ``texts_a[i]`` is the prediction, ``texts_b[j]`` the reference (flavor ``rouge_score``:
+        ``rouge_score``'s ``score(target=texts_b[j], prediction=texts_a[i])``); ``texts_b=None``
+        scores ``texts_a`` against itself; a text given as a list of sentences is one text.
+        ``measure``: ``"fmeasure"``, ``"precision"`` or
+        ``"recall"``; ``rouge_type`` is required when the scorer has several types.  See
+        :mod:`.pairwise` for the algorithms (compiled core, ``n_jobs`` threads).
+
+        >>> RougeScorer(["rougeL"]).score_matrix(["a b c", "c b a"]).tolist()
+        [[1.0, 0.33333], [0.33333, 1.0]]
+        """
+        from .pairwise import score_matrix
+        return score_matrix(self, texts_a, texts_b, measure, n_jobs, rouge_type)
+
+    def filter_near_duplicates(self, texts: Sequence[Text], threshold: float, rouge_type: str = "rougeL",
+                               measure: str = "fmeasure", n_jobs: int = 1):
+        """Near-duplicate filtering as in Self-Instruct: texts are taken in order and one is
+        dropped when its ``rouge_type`` score against a kept text is ``>= threshold`` (the new text
+        is the reference, the kept one the prediction).  Returns a
+        :class:`.pairwise.NearDuplicates` (``kept``, ``dropped``, ``matched``, ``scores``).
+
+        >>> r = RougeScorer("rougeL").filter_near_duplicates(["a b c d", "a b c e", "x y"], 0.7)
+        >>> r.kept, r.dropped, r.matched, r.scores
+        ([0, 2], [1], [0], [0.75])
+        """
+        from .pairwise import filter_near_duplicates
+        return filter_near_duplicates(self, texts, threshold, rouge_type, measure, n_jobs)
+
     def human_ceiling(self, references) -> Dict[str, Score]:
         """How well humans agree: each reference scored against the other M-1, averaged.
 

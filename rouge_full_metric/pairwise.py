@@ -1,0 +1,347 @@
+"""Pairwise ROUGE: every text of one list against every text of another, and near-duplicate
+filtering (Self-Instruct / Alpaca: drop a new text whose ROUGE-L against a kept one is high).
+
+Conventions (what a cell means):
+
+* ``score_matrix(a, b)[i, j]`` is ``scorer.score(a[i], [b[j]])[rouge_type]`` — ``a[i]`` is the
+  *prediction*, ``b[j]`` the (single) *reference* — in every flavor, bit for bit (flavor
+  ``rouge155``: rounded to 5 decimals, as ``score`` gives it).  In flavor ``rouge_score`` that is
+  ``rouge_score.RougeScorer.score(target=b[j], prediction=a[i])``.  F (``alpha=0.5``) is
+  symmetric for rouge<N> and rougeL; precision and recall swap with the roles.
+* ``filter_near_duplicates`` scores each new text as the *reference* against each kept text as
+  the *prediction*, as Self-Instruct calls ``rouge_score`` (``scorer.score(new, kept)``,
+  target first).
+* A text is a str, bytes or a list of sentences, as ``score`` takes a prediction: a list is
+  always one text (its sentences), never several references.
+
+How it runs: the texts are tokenized and interned once (the compiled core's readers, so the
+tokens are those ``score`` sees); rougeL uses the bit-parallel LCS length (masks built once per
+row text), rouge<N> clipped counts of n-gram ids interned once, other types the core's per-example
+statistics; threads share the rows with the GIL released.  The filter skips a pair whose upper
+bound — hits <= min(lengths), and for rougeL rows longer than 64 tokens the unigram overlap —
+cannot reach the threshold.  Memory: O(total tokens + the matrix).  Without the compiled core
+(or with a custom ``tokenizer``) the pure-Python engine gives identical numbers.
+
+>>> from rouge_full_metric import RougeScorer
+>>> scorer = RougeScorer(["rougeL"], flavor="rouge_score")
+>>> score_matrix(scorer, ["the cat sat", "a dog ran"], ["the cat sat down"]).round(4).tolist()
+[[0.8571], [0.0]]
+>>> r = filter_near_duplicates(scorer, ["the cat sat", "a dog", "the cat sat down", "a dog!"], 0.7)
+>>> r.kept, r.dropped, r.matched
+([0, 1], [2, 3], [0, 1])
+"""
+import math
+import numbers
+import threading
+import weakref
+from typing import List, NamedTuple, Optional, Sequence
+
+from . import compiled
+from .batch import _check_n_jobs, _pool, compiled_scorer
+from .rouge_types import parse_rouge_type
+
+MEASURES = ("precision", "recall", "fmeasure")
+
+# Rows per task when several threads share a matrix, texts per block of the threaded filter.
+_ROW_CHUNK = 64
+_FILTER_BLOCK = 1024
+# A bound this far below the threshold still counts as reaching it (5-decimal rounding and the
+# last bits of the F formulas); the compiled core uses the same margin.
+_MARGIN = 2e-5
+
+# scorer -> {rouge_type: single-type RougeScorer}: the single-type scorers (and so their compiled
+# Engines and Worker pools) live as long as the scorer.
+_single_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_single_lock = threading.Lock()
+
+
+class NearDuplicates(NamedTuple):
+    """What :func:`filter_near_duplicates` returns.
+
+    ``kept``: indices of the texts kept, ascending.  ``dropped``: indices of the texts dropped,
+    ascending; ``matched[k]`` is the kept text that ``dropped[k]`` matched (the first one, in
+    input order, whose score reached the threshold) and ``scores[k]`` that score.
+    """
+
+    kept: List[int]
+    dropped: List[int]
+    matched: List[int]
+    scores: List[float]
+
+
+def _single_type_scorer(scorer, rouge_type: str):
+    """A RougeScorer with ``scorer``'s options and the one type ``rouge_type``."""
+    with _single_lock:
+        per = _single_cache.setdefault(scorer, {})
+        single = per.get(rouge_type)
+        if single is not None and single._options == _options(scorer):
+            return single
+    from .scorer import RougeScorer
+
+    single = RougeScorer([rouge_type], flavor=scorer.flavor, use_stemmer=scorer.use_stemmer,
+                         remove_stopwords=scorer.remove_stopwords, word_limit=scorer.word_limit,
+                         byte_limit=scorer.byte_limit, multi_ref=scorer.multi_ref, jackknife=scorer.jackknife,
+                         alpha=scorer.alpha, tokenizer=scorer.tokenizer)
+    single._options = _options(scorer)
+    with _single_lock:
+        _single_cache.setdefault(scorer, {})[rouge_type] = single
+    return single
+
+
+def _options(scorer) -> tuple:
+    return (scorer.flavor, scorer.use_stemmer, scorer.remove_stopwords, scorer.word_limit, scorer.byte_limit,
+            scorer.multi_ref, scorer.jackknife, scorer.alpha, id(scorer.tokenizer))
+
+
+def _check_texts(texts, argument: str) -> list:
+    """A list (or tuple) of texts; other iterables (numpy arrays, pandas Series, generators) are
+    read into a list once."""
+    if isinstance(texts, (list, tuple)):
+        return texts
+    if isinstance(texts, (str, bytes, bytearray)) or not hasattr(texts, "__iter__"):
+        raise TypeError("%s must be a list of texts, got %s" % (argument, type(texts).__name__))
+    return [t.item() if hasattr(t, "item") and not isinstance(t, (str, bytes)) else t for t in texts]
+
+
+def _check_measure(measure) -> int:
+    if measure not in MEASURES:
+        raise ValueError("measure must be one of %s, got %r" % (", ".join(MEASURES), measure))
+    return MEASURES.index(measure)
+
+
+def _resolve_type(scorer, rouge_type: Optional[str]) -> str:
+    if rouge_type is None:
+        if len(scorer.rouge_types) != 1:
+            raise ValueError("this scorer has several rouge types (%s): pass rouge_type=... to say which one "
+                             "the matrix holds" % ", ".join(scorer.rouge_types))
+        return scorer.rouge_types[0]
+    if not isinstance(rouge_type, str):
+        raise TypeError("rouge_type must be a rouge type name such as 'rougeL', got %r" % (rouge_type,))
+    return parse_rouge_type(rouge_type).name
+
+
+def _corpus(single, texts_a, texts_b):
+    """(compiled scorer, corpus) or None when the pure-Python engine must run."""
+    cs = compiled_scorer(single)
+    if cs is None or not hasattr(compiled.core, "pair_corpus"):
+        return None
+    try:
+        # a fresh Worker: its vocabulary is never reset while the corpus is in use
+        return cs, compiled.core.pair_corpus(cs.engine.worker(), texts_a, texts_b)
+    except (TypeError, ValueError, UnicodeError):
+        return None   # the Python path raises the canonical, indexed message (or scores)
+
+
+# ----------------------------------------------------------------------------- pure Python
+# Flavors whose texts are read once by ``_prepare`` and scored by ``_pair_stats``; any other
+# flavor is scored pair by pair through ``score`` itself.
+_PREPARED_FLAVORS = ("rouge155", "paper", "rouge_score")
+
+
+class _Raw:
+    """A text kept as given, for flavors scored through ``score``."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw):
+        self.raw = raw
+
+
+def _prepare(single, texts, argument):
+    if single.flavor not in _PREPARED_FLAVORS:
+        return [_Raw(t) for t in texts]
+    return [single._prepare(t, "%s[%d]" % (argument, k)) for k, t in enumerate(texts)]
+
+
+def _python_score(single, rtype, pred, ref, mi: int) -> float:
+    if isinstance(pred, _Raw):
+        return single.score(pred.raw, [ref.raw])[rtype.name][mi]
+    stats = single._pair_stats(rtype, pred, ref)
+    return single._scores({rtype.name: [stats]})[rtype.name][mi]
+
+
+def _units(single, rtype, text) -> Optional[int]:
+    """Length in the units whose overlap bounds the hits (None: no bound for this type)."""
+    if isinstance(text, _Raw):
+        return None
+    if rtype.kind == "L":
+        return len(single._flat_tokens(text))
+    if rtype.kind == "N":
+        return max(len(text.summary.tokens) - rtype.n + 1, 0)
+    return None
+
+
+def _may_reach(single, hub: int, ref_units: int, pred_units: int, mi: int, threshold: float) -> bool:
+    from .scoring import score_from_counts
+
+    s = score_from_counts(hub, ref_units, pred_units, single.alpha, 0.0, single._rounded, single._rouge_score_f)
+    return s[mi] >= threshold - _MARGIN
+
+
+# ----------------------------------------------------------------------------- public
+def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, measure: str = "fmeasure",
+                 n_jobs: int = 1, rouge_type: Optional[str] = None, backend: Optional[str] = None):
+    """The ``len(texts_a) x len(texts_b)`` numpy array of ``scorer.score(a, [b])[rouge_type].<measure>``.
+
+    ``texts_b=None`` scores ``texts_a`` against itself.  ``rouge_type`` is needed when the scorer
+    has several types (any type name the scorer's flavor supports may be given).  ``n_jobs``
+    threads share the rows (-1: every core).  ``backend="python"`` forces the pure-Python engine.
+
+    >>> from rouge_full_metric import RougeScorer
+    >>> m = score_matrix(RougeScorer(["rouge1", "rougeL"]), ["a b c", "c b a"], rouge_type="rougeL")
+    >>> m.tolist()
+    [[1.0, 0.33333], [0.33333, 1.0]]
+    """
+    import numpy as np
+
+    texts_a = _check_texts(texts_a, "texts_a")
+    same = texts_b is None
+    texts_b = texts_a if same else _check_texts(texts_b, "texts_b")
+    mi = _check_measure(measure)
+    jobs = _check_n_jobs(n_jobs)
+    if backend not in (None, "compiled", "python"):
+        raise ValueError("backend must be 'compiled', 'python' or None, got %r" % (backend,))
+    single = _single_type_scorer(scorer, _resolve_type(scorer, rouge_type))
+    na, nb = len(texts_a), len(texts_b)
+    out = np.zeros((na, nb), dtype=np.float64)
+    found = None if backend == "python" else _corpus(single, texts_a, None if same else texts_b)
+    if backend == "compiled" and found is None:
+        raise RuntimeError("the compiled core cannot score these texts with this scorer (backend: %s)"
+                           % compiled.backend())
+    if found is None:
+        rtype = single.types[0]
+        prepared_a = _prepare(single, texts_a, "texts_a")
+        prepared_b = prepared_a if same else _prepare(single, texts_b, "texts_b")
+        for i, pred in enumerate(prepared_a):
+            for j, ref in enumerate(prepared_b):
+                out[i, j] = _python_score(single, rtype, pred, ref, mi)
+        return out
+    cs, corpus = found
+    if na == 0 or nb == 0:
+        return out
+    b_base = 0 if same else na
+    core = compiled.core
+
+    def rows(r0, r1):
+        worker = cs.acquire()
+        try:
+            core.pair_matrix(worker, corpus, 0, b_base, nb, r0, r1, mi, out)
+        finally:
+            cs.release(worker)
+
+    if jobs == 1 or na <= _ROW_CHUNK:
+        rows(0, na)
+    else:
+        futures = [_pool(jobs).submit(rows, r, min(r + _ROW_CHUNK, na)) for r in range(0, na, _ROW_CHUNK)]
+        for future in futures:
+            future.result()
+    return out
+
+
+def filter_near_duplicates(scorer, texts: Sequence, threshold: float, rouge_type: str = "rougeL",
+                           measure: str = "fmeasure", n_jobs: int = 1,
+                           backend: Optional[str] = None) -> NearDuplicates:
+    """Keep texts in order, dropping one whose score against any kept text reaches ``threshold``.
+
+    Each new text is scored as the reference against each kept text as the prediction (as
+    Self-Instruct calls ``rouge_score``); it is dropped when a score is ``>= threshold``.
+    Self-Instruct and Alpaca drop when ROUGE-L F ``> 0.7`` (keep ``max <= 0.7``): pass
+    ``threshold=math.nextafter(0.7, 1)`` with ``RougeScorer(flavor="rouge_score")`` for exactly
+    their rule.  Results are the same for every ``n_jobs`` (blocks of new texts are scanned
+    against the kept ones, by ``n_jobs`` threads, then each block is settled in order).
+
+    >>> from rouge_full_metric import RougeScorer
+    >>> texts = ["Write a poem about the sea.", "Write a poem about the sea!", "List three prime numbers."]
+    >>> filter_near_duplicates(RougeScorer("rougeL"), texts, 0.7)
+    NearDuplicates(kept=[0, 2], dropped=[1], matched=[0], scores=[1.0])
+    """
+    import numpy as np
+
+    texts = _check_texts(texts, "texts")
+    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold) \
+            or threshold <= 0:
+        raise ValueError("threshold must be a number > 0 (a text is dropped when its score is >= threshold), "
+                         "got %r" % (threshold,))
+    threshold = float(threshold)
+    mi = _check_measure(measure)
+    jobs = _check_n_jobs(n_jobs)
+    if backend not in (None, "compiled", "python"):
+        raise ValueError("backend must be 'compiled', 'python' or None, got %r" % (backend,))
+    if not isinstance(rouge_type, str):
+        raise TypeError("rouge_type must be a rouge type name such as 'rougeL', got %r" % (rouge_type,))
+    single = _single_type_scorer(scorer, parse_rouge_type(rouge_type).name)
+    n = len(texts)
+    found = None if backend == "python" else _corpus(single, texts, None)
+    if backend == "compiled" and found is None:
+        raise RuntimeError("the compiled core cannot score these texts with this scorer (backend: %s)"
+                           % compiled.backend())
+    match = np.full(max(n, 1), -1, dtype=np.int64)
+    score = np.zeros(max(n, 1), dtype=np.float64)
+    if found is None:
+        kept = _python_filter(single, texts, threshold, mi, match, score)
+    else:
+        kept = _compiled_filter(found, n, threshold, mi, jobs, match, score)
+    dropped = [q for q in range(n) if match[q] >= 0]
+    return NearDuplicates(kept, dropped, [int(match[q]) for q in dropped], [float(score[q]) for q in dropped])
+
+
+def _python_filter(single, texts, threshold, mi, match, score) -> List[int]:
+    rtype = single.types[0]
+    prepared = _prepare(single, texts, "texts")
+    units = [_units(single, rtype, t) for t in prepared]
+    reach = {}
+    kept: List[int] = []
+    for q, new in enumerate(prepared):
+        for k in kept:
+            if units[q] is not None:
+                key = (units[q], units[k])
+                ok = reach.get(key)
+                if ok is None:
+                    ok = reach[key] = _may_reach(single, min(key), units[q], units[k], mi, threshold)
+                if not ok:
+                    continue
+            value = _python_score(single, rtype, prepared[k], new, mi)
+            if value >= threshold:
+                match[q] = k
+                score[q] = value
+                break
+        else:
+            kept.append(q)
+    return kept
+
+
+def _compiled_filter(found, n, threshold, mi, jobs, match, score) -> List[int]:
+    import numpy as np
+
+    cs, corpus = found
+    core = compiled.core
+    kept = np.zeros(max(n, 1), dtype=np.int64)
+
+    def scan(lo, hi, nkept, scan_from, sequential):
+        worker = cs.acquire()
+        try:
+            return core.pair_filter(worker, corpus, lo, hi, kept, nkept, scan_from, sequential, threshold, mi,
+                                    match, score)
+        finally:
+            cs.release(worker)
+
+    # Blocks of new texts: every text of the block against the texts kept before the block
+    # (independent: the core runs them in row groups, and threads share the block), then, in
+    # order, the block's unmatched texts against the block's own kept ones.
+    pool = _pool(jobs) if jobs > 1 else None
+    nkept = 0
+    for lo in range(0, n, _FILTER_BLOCK):
+        hi = min(lo + _FILTER_BLOCK, n)
+        if nkept:
+            if pool is None:
+                scan(lo, hi, nkept, 0, False)
+            else:
+                step = -(-(hi - lo) // jobs)
+                futures = [pool.submit(scan, a, min(a + step, hi), nkept, 0, False) for a in range(lo, hi, step)]
+                for future in futures:
+                    future.result()
+        nkept = scan(lo, hi, nkept, nkept, True)
+    return [int(x) for x in kept[:nkept]]
+
+
+__all__ = ["MEASURES", "NearDuplicates", "score_matrix", "filter_near_duplicates"]
