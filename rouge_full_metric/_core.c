@@ -1241,52 +1241,76 @@ static inline uint32_t xl_next(const unsigned char *p, const unsigned char *end,
     return 0xFFFD;
 }
 
-typedef int (*xl_sink)(void *ctx, const char *s, Py_ssize_t n);
+/* A token: its UTF-8 bytes, and its code points when cps is given (to build a str at once) */
+typedef int (*xl_sink)(void *ctx, const char *s, Py_ssize_t n, const uint32_t *cps, Py_ssize_t ncp);
 
 typedef struct {
     xl_sink sink; void *ctx;
     char *buf;            /* the token being built: room for the input's bytes + 16 */
     Py_ssize_t len;
     int cjk;              /* it holds a CJK ideograph */
+    uint32_t *cps;        /* NULL, or its code points: room for the input's + 16 */
+    Py_ssize_t ncp;
 } XLTok;
 
 /* Step 4 on a finished step-3 token, then the sink. */
 static int xl_flush(XLTok *t) {
     if (!t->len) return 0;
-    Py_ssize_t n = t->len;
-    t->len = 0;
-    if (!t->cjk) return t->sink(t->ctx, t->buf, n);
+    Py_ssize_t n = t->len, ncp = t->ncp;
+    t->len = t->ncp = 0;
+    if (!t->cjk) return t->sink(t->ctx, t->buf, n, t->cps, ncp);
     t->cjk = 0;
     const unsigned char *p = (const unsigned char *)t->buf, *end = p + n, *run = p;
+    Py_ssize_t k = 0, krun = 0;   /* code point index of p and of run */
+    const uint32_t *cps = t->cps;
     while (p < end) {
         int l;
         uint32_t cp = xl_next(p, end, &l);
         if (xl_is_cjk(cp)) {
-            if (p > run && t->sink(t->ctx, (const char *)run, (Py_ssize_t)(p - run))) return -1;
-            if (t->sink(t->ctx, (const char *)p, l)) return -1;
+            if (p > run && t->sink(t->ctx, (const char *)run, (Py_ssize_t)(p - run), cps ? cps + krun : NULL, k - krun))
+                return -1;
+            if (t->sink(t->ctx, (const char *)p, l, cps ? cps + k : NULL, 1)) return -1;
             run = p + l;
+            krun = k + 1;
         }
         p += l;
+        k++;
     }
-    if (end > run && t->sink(t->ctx, (const char *)run, (Py_ssize_t)(end - run))) return -1;
+    if (end > run && t->sink(t->ctx, (const char *)run, (Py_ssize_t)(end - run), cps ? cps + krun : NULL, k - krun))
+        return -1;
     return 0;
 }
 
-static inline void xl_put(XLTok *t, const unsigned char *p, int l) {
-    memcpy(t->buf + t->len, p, (size_t)l);
+static inline void xl_put(XLTok *t, const unsigned char *p, int l, uint32_t cp) {
+    char *d = t->buf + t->len;   /* l <= 4: a loop, not a call to memcpy */
+    for (int k = 0; k < l; k++) d[k] = (char)p[k];
     t->len += l;
+    if (t->cps) t->cps[t->ncp++] = cp;
 }
 
-/* pyonmttok's substitutes (UTF-8), or NULL */
-static const char *xl_substitute(uint32_t cp) {
+/* "％" and the code point in (at least) four lowercase hex digits: C's "%04x" */
+static void xl_put_protected(XLTok *t, uint32_t cp) {
+    static const char hex[] = "0123456789abcdef";
+    char digits[8];
+    int n = 0;
+    do { digits[n++] = hex[cp & 15]; cp >>= 4; } while (cp || n < 4);
+    xl_put(t, (const unsigned char *)"\xef\xbc\x85", 3, 0xFF05);
+    while (n) {
+        char d = digits[--n];
+        xl_put(t, (const unsigned char *)&d, 1, (uint32_t)(unsigned char)d);
+    }
+}
+
+/* pyonmttok's substitutes: *sub (UTF-8) and the code point returned, or 0 */
+static uint32_t xl_substitute(uint32_t cp, const char **sub) {
     switch (cp) {
-    case 0x2581: return "_";
-    case 0xFFED: return "\xe2\x96\xa0";
-    case 0xFFE8: return "\xe2\x94\x82";
-    case 0xFF05: return "%";
-    case 0xFF03: return "#";
-    case 0xFF1A: return ":";
-    default: return NULL;
+    case 0x2581: *sub = "_"; return '_';
+    case 0xFFED: *sub = "\xe2\x96\xa0"; return 0x25A0;
+    case 0xFFE8: *sub = "\xe2\x94\x82"; return 0x2502;
+    case 0xFF05: *sub = "%"; return '%';
+    case 0xFF03: *sub = "#"; return '#';
+    case 0xFF1A: *sub = ":"; return ':';
+    default: return 0;
     }
 }
 
@@ -1300,7 +1324,7 @@ static int xl_tokenize(const char *text, Py_ssize_t n, int mode, int *seen, XLTo
     const unsigned char *tab = XL_TABLE;
     int in_word = 0, state = XS_SPACE;
     uint32_t prevsep = 0;
-    t->len = 0;
+    t->len = t->ncp = 0;
     t->cjk = 0;
     while (p < end) {
         int l;
@@ -1316,7 +1340,7 @@ static int xl_tokenize(const char *text, Py_ssize_t n, int mode, int *seen, XLTo
             state = XS_SPACE;
             continue;
         }
-        if (mode == TOK_XLSUM_BASIC) { xl_put(t, c, l); in_word = 1; continue; }
+        if (mode == TOK_XLSUM_BASIC) { xl_put(t, c, l, cp); in_word = 1; continue; }
         if (!in_word) {
             in_word = 1;
             prevsep = *seen ? 0x20 : 0;           /* the " " joining BasicTokenizer's words */
@@ -1326,21 +1350,21 @@ static int xl_tokenize(const char *text, Py_ssize_t n, int mode, int *seen, XLTo
         switch ((b >> 2) & 7) {
         case XO_LETTER:
             if (state != XS_LETTER && xl_flush(t)) return -1;
-            xl_put(t, c, l);
+            xl_put(t, c, l, cp);
             state = XS_LETTER;
             break;
         case XO_NUMBER:
             if (state != XS_NUMBER && xl_flush(t)) return -1;
-            xl_put(t, c, l);
+            xl_put(t, c, l, cp);
             state = XS_NUMBER;
             break;
         case XO_MARK:
             if (state == XS_SPACE) {
                 if (xl_flush(t)) return -1;
-                if (prevsep) t->len = sprintf(t->buf, "\xef\xbc\x85%04x", (unsigned)prevsep);
+                if (prevsep) xl_put_protected(t, prevsep);
                 state = XS_MARK;
             }
-            xl_put(t, c, l);
+            xl_put(t, c, l, cp);
             break;
         case XO_SEP:      /* unreachable after step 2 (every Z* is whitespace); kept exact */
             if (xl_flush(t)) return -1;
@@ -1352,9 +1376,10 @@ static int xl_tokenize(const char *text, Py_ssize_t n, int mode, int *seen, XLTo
             break;
         default: {        /* other: a token of its own, which marks may continue */
             if (xl_flush(t)) return -1;
-            const char *sub = xl_substitute(cp);
-            if (sub) xl_put(t, (const unsigned char *)sub, (int)strlen(sub));
-            else xl_put(t, c, l);
+            const char *sub;
+            uint32_t scp = xl_substitute(cp, &sub);
+            if (scp) xl_put(t, (const unsigned char *)sub, (int)strlen(sub), scp);
+            else xl_put(t, c, l, cp);
             state = XS_OTHER;
         }
         }
@@ -1370,18 +1395,18 @@ static int ws_tokenize(const char *text, Py_ssize_t n, xl_sink sink, void *ctx) 
         int l;
         uint32_t cp = xl_next(p, end, &l);
         if (Py_UNICODE_ISSPACE(cp)) {
-            if (start && sink(ctx, (const char *)start, (Py_ssize_t)(p - start))) return -1;
+            if (start && sink(ctx, (const char *)start, (Py_ssize_t)(p - start), NULL, 0)) return -1;
             start = NULL;
         } else if (!start) start = p;
         p += l;
     }
-    if (start && sink(ctx, (const char *)start, (Py_ssize_t)(end - start))) return -1;
+    if (start && sink(ctx, (const char *)start, (Py_ssize_t)(end - start), NULL, 0)) return -1;
     return 0;
 }
 
 typedef struct { Ctx *c; IVec *out; } XLEmit;
 
-static int xl_emit_sink(void *ctx, const char *s, Py_ssize_t n) {
+static int xl_emit_sink(void *ctx, const char *s, Py_ssize_t n, const uint32_t *cps, Py_ssize_t ncp) {
     XLEmit *e = (XLEmit *)ctx;
     return emit(e->c, s, n, head_of(s, n), e->out);
 }
@@ -1406,7 +1431,7 @@ static int read_text_unicode(Ctx *c, const Src *s, const Span *items, TextBuf *t
             if (ws_tokenize(p, n, xl_emit_sink, &em)) return -1;
         } else {
             if (ensure_tbuf(c, n + 16)) return -1;
-            XLTok t = {xl_emit_sink, &em, w->tbuf, 0, 0};
+            XLTok t = {xl_emit_sink, &em, w->tbuf, 0, 0, NULL, 0};
             if (!rs) seen = 0;
             if (xl_tokenize(p, n, e->tokenizer, &seen, &t)) return -1;
         }
@@ -1418,9 +1443,17 @@ nomem:
     return -1;
 }
 
-static int xl_list_sink(void *ctx, const char *s, Py_ssize_t n) {
-    PyObject *tok = PyUnicode_DecodeUTF8(s, n, "surrogatepass");
+/* a str of code points, in its canonical (smallest) kind: no decoding, one allocation */
+static int xl_list_sink(void *ctx, const char *s, Py_ssize_t n, const uint32_t *cps, Py_ssize_t ncp) {
+    uint32_t mx = 0;
+    for (Py_ssize_t k = 0; k < ncp; k++) mx = cps[k] > mx ? cps[k] : mx;
+    PyObject *tok = PyUnicode_New(ncp, mx);
     if (!tok) return -1;
+    int kind = PyUnicode_KIND(tok);
+    void *data = PyUnicode_DATA(tok);
+    if (kind == PyUnicode_1BYTE_KIND) for (Py_ssize_t k = 0; k < ncp; k++) ((Py_UCS1 *)data)[k] = (Py_UCS1)cps[k];
+    else if (kind == PyUnicode_2BYTE_KIND) for (Py_ssize_t k = 0; k < ncp; k++) ((Py_UCS2 *)data)[k] = (Py_UCS2)cps[k];
+    else for (Py_ssize_t k = 0; k < ncp; k++) ((Py_UCS4 *)data)[k] = cps[k];
     int rc = PyList_Append((PyObject *)ctx, tok);
     Py_DECREF(tok);
     return rc;
@@ -1441,16 +1474,19 @@ static PyObject *mod_xlsum_tokenize(PyObject *self, PyObject *args, PyObject *kw
     Py_ssize_t n = PyBytes_GET_SIZE(bytes);
     PyObject *out = PyList_New(0);
     char *buf = (char *)PyMem_Malloc((size_t)n + 16);
-    if (!out || !buf) {
+    uint32_t *cps = (uint32_t *)PyMem_Malloc(((size_t)n + 16) * sizeof(uint32_t));
+    if (!out || !buf || !cps) {
         Py_XDECREF(out);
         Py_DECREF(bytes);
         PyMem_Free(buf);
+        PyMem_Free(cps);
         return PyErr_NoMemory();
     }
     int seen = 0;
-    XLTok t = {xl_list_sink, out, buf, 0, 0};
+    XLTok t = {xl_list_sink, out, buf, 0, 0, cps, 0};
     if (xl_tokenize(PyBytes_AS_STRING(bytes), n, pretok ? TOK_XLSUM : TOK_XLSUM_BASIC, &seen, &t)) Py_CLEAR(out);
     PyMem_Free(buf);
+    PyMem_Free(cps);
     Py_DECREF(bytes);
     return out;
 }

@@ -283,3 +283,63 @@ def test_perl_tokenizer_unchanged():
     assert core.Engine(*args).worker().tokens(text) == core.Engine(*args, tokenizer="perl").worker().tokens(text)
     assert core.Engine(*args).worker().tokens(text)[0] == ["the", "u", "s", "based", "n", "code", "co", "earned",
                                                              "3", "500"]
+
+
+@pytest.mark.parametrize("flavor", ["rouge155", "paper"])
+def test_engine_lines_are_texts_in_perl_flavors(flavor, anchor):
+    """Flavors rouge155 and paper tokenize each line as a text of its own (as flavor xlsum
+    would tokenize that line); a list of sentences gives one line per item."""
+    from rouge_full_metric.scoring import PairStats, Score
+
+    types = [("rougeLsum", "Lsum", 0, 1.0, -1, False)]
+    rng = random.Random("lines-" + flavor)
+    for tokenizer in ("xlsum", "xlsum_basic"):
+        w = core.Engine(flavor, types, 0, 0, "average", False, 0.5, None, Score, PairStats,
+                        tokenizer=tokenizer).worker()
+        for i in range(300):
+            lines = [_strip_surrogates(gen_text(rng, rng.choice(sorted(SCRIPTS)), rng.randint(0, 20)))
+                     for _ in range(rng.randint(1, 4))]
+            lines = [l.replace("\n", " ") for l in lines]
+            want = [anchor(l, tokenizer == "xlsum") for l in lines if l]
+            joined, ends, sent_tokens, _ = w.tokens("\n".join(lines))
+            assert joined == [t for s in want for t in s]
+            assert ends == [sum(len(s) for s in want[:k + 1]) for k in range(len(want))]
+            as_list = w.tokens([l for l in lines if l])
+            assert as_list[0] == joined and as_list[1] == ends
+
+
+def test_engine_python_filter_gets_unicode_tokens(anchor):
+    """The token filter is called once per distinct token with the token as a str (UTF-8
+    decoded), and its answer replaces the token (None drops it)."""
+    from rouge_full_metric.scoring import PairStats, Score
+
+    seen = []
+
+    def token_filter(token):
+        seen.append(token)
+        return None if len(token) <= 2 else token[::-1]
+
+    types = [("rouge1", "N", 1, 1.0, -1, False)]
+    w = core.Engine("rouge155", types, 0, 0, "average", False, 0.5, token_filter, Score, PairStats,
+                    tokenizer="xlsum").worker()
+    text = "Москва — столица России; Москва 2024 हिन्दी नहीं 北京 naïve naïve"
+    want = [t[::-1] for t in anchor(text) if len(t) > 2]
+    assert w.tokens(text)[0] == want
+    assert sorted(seen) == sorted(set(anchor(text)))
+
+
+def test_engine_threads_agree():
+    """Workers on several threads (the GIL released while tokenizing) give the same scores."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from rouge_full_metric.scoring import PairStats, Score
+
+    types = [("rouge1", "N", 1, 1.0, -1, False), ("rougeL", "L", 0, 1.0, -1, False)]
+    eng = core.Engine("rouge_score", types, 0, 0, "average", False, 0.5, None, Score, PairStats, tokenizer="xlsum")
+    rng = random.Random("threads")
+    preds = [gen_text(rng, rng.choice(sorted(SCRIPTS)), 40) for _ in range(400)]
+    refs = [gen_text(rng, rng.choice(sorted(SCRIPTS)), 40) for _ in range(400)]
+    one = eng.worker().run(preds, refs, 0, 400, False)[0]
+    with ThreadPoolExecutor(4) as ex:
+        parts = list(ex.map(lambda k: eng.worker().run(preds, refs, k, k + 100, False)[0], range(0, 400, 100)))
+    assert [s for p in parts for s in p] == one
