@@ -895,8 +895,10 @@ static int collect_lines(Ctx *c, const Src *s, const Span *items, int split_item
  * the step-2 class of every code point comes from Py_UNICODE_ISSPACE / ISPRINTABLE / ISALPHA
  * plus unicodedata.category for the ~15,000 code points these cannot decide (P* versus M*,
  * N*, S*).  That table (one byte per code point, 1.1 MiB) is built once per process, at the
- * first xlsum_tokenize() or Engine(tokenizer="xlsum"...): ~10 ms measured (see
- * benchmarks/bench_xlsum_tokenizer.py, which prints it).  Step 3's classes are pyonmttok's, i.e.
+ * first xlsum_tokenize() or Engine(tokenizer="xlsum"...): 12-17 ms of CPU time measured
+ * (Python 3.11, x86-64; benchmarks/bench_xlsum_tokenizer.py prints it).  Tables generated at
+ * build time from the building interpreter were the alternative: they would be wrong for a
+ * wheel used under another Python (another Unicode version), which this cost avoids.  Step 3's classes are pyonmttok's, i.e.
  * those of the ICU it bundles (ICU 73, Unicode 15.0), whatever the interpreter: they are
  * the range table below, generated from pyonmttok itself by tools/gen_xlsum_onmt_table.py.
  */
@@ -2970,7 +2972,8 @@ static int set_native(EngineObject *self, PyObject *native) {
 
 /* Engine(flavor, types, word_limit, byte_limit, multi_ref, jackknife, alpha, token_filter,
  *        Score, PairStats[, native]); types: [(name, kind, n, weight, max_gap or -1, unigrams)];
- * native (see set_native) makes the core apply token_filter's stop words and stemmer itself. */
+ * native (see set_native) makes the core apply token_filter's stop words and stemmer itself.
+ * Keyword tokenizer= (see engine_tokenizer): "perl" (default), "xlsum", "xlsum_basic", "whitespace". */
 static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
     const char *flavor, *multi_ref;
     PyObject *types, *filter, *score_type, *stats_type, *native = Py_None;
