@@ -343,3 +343,34 @@ def test_engine_threads_agree():
     with ThreadPoolExecutor(4) as ex:
         parts = list(ex.map(lambda k: eng.worker().run(preds, refs, k, k + 100, False)[0], range(0, 400, 100)))
     assert [s for p in parts for s in p] == one
+
+
+def test_engine_equals_anchor_scorer(anchor):
+    """multilingual-rouge's own RougeScorer (lang=None, no stemmer): rouge1, rouge2 and rougeL
+    from an Engine with tokenizer="xlsum", rougeLsum from one with tokenizer="xlsum_basic" (the
+    anchor's rougeLsum tokenizes its sentences with BasicTokenizer alone)."""
+    from multilingual_rouge import rouge_scorer
+
+    from rouge_full_metric.scoring import PairStats, Score
+
+    kinds = {"rouge1": ("N", 1), "rouge2": ("N", 2), "rougeL": ("L", 0), "rougeLsum": ("Lsum", 0)}
+    main = core.Engine("rouge_score", [(n, kinds[n][0], kinds[n][1], 1.0, -1, False) for n in ("rouge1", "rouge2", "rougeL")],
+                       0, 0, "average", False, 0.5, None, Score, PairStats, tokenizer="xlsum").worker()
+    lsum = core.Engine("rouge_score", [("rougeLsum", "Lsum", 0, 1.0, -1, False)], 0, 0, "average", False, 0.5,
+                       None, Score, PairStats, tokenizer="xlsum_basic").worker()
+    scorer = rouge_scorer.RougeScorer(list(kinds), lang=None)
+    rng = random.Random("anchor-scorer")
+    preds, refs = [], []
+    for i in range(300):
+        script = rng.choice(sorted(SCRIPTS))
+        base = [gen_text(rng, script, rng.randint(3, 30)) for _ in range(rng.randint(1, 3))]
+        other = [s if rng.random() < 0.5 else gen_text(rng, script, rng.randint(3, 30)) for s in base]
+        preds.append(_strip_surrogates("\n".join(base)))
+        refs.append(_strip_surrogates("\n".join(other)))
+    got_main, _ = main.run(preds, refs, 0, len(preds), False)
+    got_lsum, _ = lsum.run(preds, refs, 0, len(preds), False)
+    for p, r, g, gl in zip(preds, refs, got_main, got_lsum):
+        want = scorer.score(r, p)
+        for n in ("rouge1", "rouge2", "rougeL"):
+            assert tuple(g[n]) == tuple(want[n]), (n, ascii(p), ascii(r))
+        assert tuple(gl["rougeLsum"]) == tuple(want["rougeLsum"]), (ascii(p), ascii(r))
