@@ -158,9 +158,9 @@ def test_equals_anchor_per_script(anchor, script):
 
 
 def test_every_assigned_code_point(anchor):
-    """Every assigned code point (and 2 % of the unassigned, private-use and surrogate ones) between letters, between digits
-    and starting a word after a space: pyonmttok's and BERT's class of every character and the
-    lower-casing, at once.  Many code points go into one text (the contexts are separated by
+    """Every assigned code point (and 2 % of the unassigned, private-use and surrogate ones)
+    between letters, between digits and starting a word after a space: pyonmttok's and BERT's
+    class of every character and the lower-casing, at once.  Many code points go into one text (the contexts are separated by
     spaces, which reset both tokenizers), so the anchor runs a few thousand times."""
     rng = random.Random("every-code-point")
     cps = [cp for cp in range(0x110000)
@@ -347,8 +347,9 @@ def test_engine_equals_anchor_scorer(anchor):
     from rouge_full_metric.scoring import PairStats, Score
 
     kinds = {"rouge1": ("N", 1), "rouge2": ("N", 2), "rougeL": ("L", 0), "rougeLsum": ("Lsum", 0)}
-    main = core.Engine("rouge_score", [(n, kinds[n][0], kinds[n][1], 1.0, -1, False) for n in ("rouge1", "rouge2", "rougeL")],
-                       0, 0, "average", False, 0.5, None, Score, PairStats, tokenizer="xlsum").worker()
+    main_types = [(n, kinds[n][0], kinds[n][1], 1.0, -1, False) for n in ("rouge1", "rouge2", "rougeL")]
+    main = core.Engine("rouge_score", main_types, 0, 0, "average", False, 0.5, None, Score, PairStats,
+                       tokenizer="xlsum").worker()
     lsum = core.Engine("rouge_score", [("rougeLsum", "Lsum", 0, 1.0, -1, False)], 0, 0, "average", False, 0.5,
                        None, Score, PairStats, tokenizer="xlsum_basic").worker()
     scorer = rouge_scorer.RougeScorer(list(kinds), lang=None)
