@@ -160,8 +160,9 @@ def test_equals_anchor_per_script(anchor, script):
 def test_every_assigned_code_point(anchor):
     """Every assigned code point (and 2 % of the unassigned, private-use and surrogate ones)
     between letters, between digits and starting a word after a space: pyonmttok's and BERT's
-    class of every character and the lower-casing, at once.  Many code points go into one text (the contexts are separated by
-    spaces, which reset both tokenizers), so the anchor runs a few thousand times."""
+    class of every character and the lower-casing, at once.  Many code points go into one text
+    (the contexts are separated by spaces, which reset both tokenizers), so the anchor runs a
+    few thousand times."""
     rng = random.Random("every-code-point")
     cps = [cp for cp in range(0x110000)
            if unicodedata.category(chr(cp)) not in ("Cn", "Co", "Cs") or rng.random() < 0.02]
