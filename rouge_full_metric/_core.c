@@ -1231,8 +1231,9 @@ static inline uint32_t xl_next(const unsigned char *p, const unsigned char *end,
     if (b < 0x80) { *len = 1; return b; }
     if (b >= 0xF0) {
         if (p + 4 <= end) {
+            uint32_t cp = (uint32_t)(b & 7) << 18 | (uint32_t)(p[1] & 63) << 12 | (uint32_t)(p[2] & 63) << 6 | (p[3] & 63);
             *len = 4;
-            return (uint32_t)(b & 7) << 18 | (uint32_t)(p[1] & 63) << 12 | (uint32_t)(p[2] & 63) << 6 | (p[3] & 63);
+            return cp <= 0x10FFFF ? cp : 0xFFFD;   /* XL_TABLE's bound */
         }
     } else if (b >= 0xE0) {
         if (p + 3 <= end) { *len = 3; return (uint32_t)(b & 15) << 12 | (uint32_t)(p[1] & 63) << 6 | (p[2] & 63); }
