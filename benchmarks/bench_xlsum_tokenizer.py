@@ -2,7 +2,8 @@
 """Speed of the compiled XL-Sum token pipeline against multilingual-rouge 0.0.1, same texts.
 
 Per script (seeded texts of --words words, default 60: CNN/DailyMail-summary-sized, ~350
-characters; --words 700 gives article-sized texts; with digits and punctuation), one process,
+characters; --words 700 gives article-sized texts; words drawn from a Zipf vocabulary of
+20,000 made-up words of the script, with digits and punctuation), one process,
 single thread, CPU time (time.process_time), median of --runs runs after a warm-up:
 
   tokenize    rouge_full_metric._core.xlsum_tokenize(text) against the anchor's own
@@ -47,19 +48,27 @@ SCRIPTS = [
 PUNCT = [",", ".", ",", ".", "!", "?", ":", ";", "\u201c", "\u201d", "(", ")", "-", "\u060c", "\u0964", "\u3002"]
 
 
-def make_text(rng, letters, marks, digits, spaced, words=700):
+def make_word(rng, letters, marks, spaced):
+    chars = [chr(rng.randint(*rng.choice(letters)))]
+    after_mark = False
+    for _ in range(rng.randint(1, 8 if spaced else 1)):
+        after_mark = bool(marks) and not after_mark and rng.random() < 0.4
+        chars.append(chr(rng.randint(*rng.choice(marks if after_mark else letters))))
+    return "".join(chars)
+
+
+def make_text(rng, letters, marks, digits, spaced, words=60, vocabulary=None):
+    """A text of ``words`` words drawn from ``vocabulary`` (a list of words and their Zipf
+    weights, as real text repeats its words) or made up one by one."""
     out = []
     for k in range(words):
         if rng.random() < 0.04:
             lo, hi = rng.choice(digits)
             w = "".join(chr(rng.randint(lo, hi)) for _ in range(rng.randint(1, 4)))
+        elif vocabulary:
+            w = rng.choices(vocabulary[0], cum_weights=vocabulary[1])[0]
         else:
-            chars = [chr(rng.randint(*rng.choice(letters)))]
-            after_mark = False
-            for _ in range(rng.randint(1, 8 if spaced else 1)):
-                after_mark = bool(marks) and not after_mark and rng.random() < 0.4
-                chars.append(chr(rng.randint(*rng.choice(marks if after_mark else letters))))
-            w = "".join(chars)
+            w = make_word(rng, letters, marks, spaced)
         out.append(w)
         if rng.random() < 0.12:
             out.append(rng.choice(PUNCT))
@@ -68,6 +77,15 @@ def make_text(rng, letters, marks, digits, spaced, words=700):
         if rng.random() < 0.01:
             out.append("\n")
     return "".join(out)
+
+
+def make_vocabulary(rng, letters, marks, spaced, size=20000):
+    words = [make_word(rng, letters, marks, spaced) for _ in range(size)]
+    cum, total = [], 0.0
+    for rank in range(1, size + 1):
+        total += 1.0 / rank
+        cum.append(total)
+    return words, cum
 
 
 def median_cpu(fn, items, runs):
@@ -128,7 +146,8 @@ def main():
         if only and name not in only:
             continue
         rng = random.Random("bench-xlsum-" + name)
-        texts = [make_text(rng, letters, marks, digits, spaced, args.words) for _ in range(args.texts)]
+        vocabulary = make_vocabulary(rng, letters, marks, spaced)
+        texts = [make_text(rng, letters, marks, digits, spaced, args.words, vocabulary) for _ in range(args.texts)]
         for t in texts:
             assert core.xlsum_tokenize(t) == anchor_tokenize(t), name
         pairs = [(texts[k], texts[k + 1]) for k in range(0, len(texts) - 1, 2)]
