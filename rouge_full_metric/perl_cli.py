@@ -36,6 +36,7 @@ from . import compiled, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
 from .batch import perl_bootstrap, replicate_sums, score_examples
 from .bootstrap import Interval, interval, perl_bootstrap_counts
+from .rouge_types import MAX_N, MAX_W_WEIGHT, MIN_W_WEIGHT
 from .scoring import combined_counts, score_from_counts
 
 __all__ = ["PerlDie", "getopts", "perl_number", "run", "OPTION_SPEC", "USAGE"]
@@ -263,6 +264,8 @@ def parse_settings(options: Dict[str, object]) -> Settings:
         top = perl_number(opt["n"])
         if not math.isfinite(top):
             raise PerlDie("rouge-full: option -n must be a finite number, got %r" % opt["n"])
+        if top > MAX_N:
+            raise PerlDie("rouge-full: option -n must be at most %d, got %r" % (MAX_N, opt["n"]))
         for n in range(1, int(math.floor(top)) + 1):
             metrics.append(Metric("ROUGE-%d" % n, "text", "rouge%d" % n))
     if "x" not in opt and "3" not in opt:
@@ -270,6 +273,9 @@ def parse_settings(options: Dict[str, object]) -> Settings:
     if weight is not None:
         if not math.isfinite(weight):
             raise PerlDie("rouge-full: option -w must be a finite number, got %r" % opt["w"])
+        if not MIN_W_WEIGHT <= weight <= MAX_W_WEIGHT:
+            raise PerlDie("rouge-full: option -w must be between %g and %g (others overflow), got %r"
+                          % (MIN_W_WEIGHT, MAX_W_WEIGHT, opt["w"]))
         metrics.append(Metric("ROUGE-W-" + opt["w"], "text", "rougeW-%r" % weight, weighted=True))
     if "2" in opt:
         distance = perl_number(opt["2"])

@@ -365,3 +365,24 @@ def test_w_weights_at_the_bounds_are_finite_and_agree(flavor):
     if compiled.AVAILABLE:
         assert repr(score_examples(scorer, texts, [other, long_sentence, "a b c", "b a"],
                                    backend="compiled")) == repr(python)
+
+
+@pytest.mark.parametrize("option, message", [(["-w", "10"], "option -w must be between 0.1 and 5"),
+                                             (["-n", "2000000"], "option -n must be at most 1000000")])
+def test_perl_cli_refuses_out_of_range_options(tmp_path, option, message):
+    import io
+
+    from rouge_full_metric import perl_cli
+
+    (tmp_path / "p.txt").write_text("a b c\n")
+    (tmp_path / "m.txt").write_text("a b c\n")
+    config = tmp_path / "c.xml"
+    config.write_text('<ROUGE_EVAL version="1.5.5"><EVAL ID="1"><PEER-ROOT>%s</PEER-ROOT>'
+                      '<MODEL-ROOT>%s</MODEL-ROOT><INPUT-FORMAT TYPE="SPL"></INPUT-FORMAT>'
+                      '<PEERS><P ID="1">p.txt</P></PEERS><MODELS><M ID="A">m.txt</M></MODELS></EVAL>'
+                      '</ROUGE_EVAL>' % (tmp_path, tmp_path))
+    out, err = io.BytesIO(), io.StringIO()
+    start = time.perf_counter()
+    status = perl_cli.run(option + ["-a", str(config)], stdout=out, stderr=err)
+    assert status != 0 and message in err.getvalue()
+    assert time.perf_counter() - start < 5
