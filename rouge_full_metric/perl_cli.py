@@ -36,7 +36,6 @@ from . import compiled, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
 from .batch import perl_bootstrap, replicate_sums, score_examples
 from .bootstrap import Interval, interval, perl_bootstrap_counts
-from .rouge_types import MAX_N, MAX_W_WEIGHT, MIN_W_WEIGHT
 from .scoring import combined_counts, score_from_counts
 
 __all__ = ["PerlDie", "getopts", "perl_number", "run", "OPTION_SPEC", "USAGE"]
@@ -258,6 +257,9 @@ def parse_settings(options: Dict[str, object]) -> Settings:
     if "t" in opt:
         t = perl_number(opt["t"])
         mode = 1 if t == 1 else 2 if t == 2 else 0
+
+    # absolute: this module may live in the cli/ subpackage
+    from rouge_full_metric.rouge_types import MAX_N, MAX_W_WEIGHT, MIN_W_WEIGHT
 
     metrics: List[Metric] = []
     if "n" in opt:

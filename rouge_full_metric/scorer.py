@@ -13,11 +13,12 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examples, score_one
 from .lcs import (lcs_length, sentence_weight_sum, union_lcs_hits, union_lcs_hits_unclipped,
                   union_wlcs_hits, wlcs_value, weight_table)
-from .ngrams import clipped_hits, ngram_counts, skip_bigram_stats
+from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
 from . import rouge_score_flavor
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
+from .ngrams import skip_bigram_stats
 
 __version__ = "0.1.0"
 
