@@ -36,6 +36,7 @@
 #ifndef O_BINARY
 #define O_BINARY 0
 #endif
+#include <time.h>
 
 #define FLAVOR_ROUGE155 0
 #define FLAVOR_PAPER 1
@@ -47,8 +48,11 @@ enum { MR_AVERAGE = 0, MR_BEST, MR_MAX, MR_MAX_RP };
 /* Row-table budget (64-bit words) before the LCS/WLCS back-traces switch to checkpointing:
  * 2^22 words = 32 MiB. */
 static Py_ssize_t TABLE_WORDS_LIMIT = (Py_ssize_t)1 << 22;
-/* A Worker forgets its token cache past this many entries (checked between examples). */
-#define INTERN_RESET_LIMIT ((Py_ssize_t)1 << 22)
+/* A Worker forgets its token cache past this many entries or arena bytes (checked between
+ * examples): memory stays bounded whatever the vocabulary.  Variables, so that tests can shrink
+ * them (_set_intern_limits) to exercise the resets without gigabytes of tokens. */
+static Py_ssize_t INTERN_RESET_LIMIT = (Py_ssize_t)1 << 22;
+static Py_ssize_t INTERN_RESET_BYTES = (Py_ssize_t)1 << 28;
 
 #define ERR_NOMEM 1
 #define ERR_PY 2
@@ -131,7 +135,8 @@ static double round5(double x) {
 /* ------------------------------------------------------------------------------------------ */
 /* token interner                                                                              */
 
-typedef struct { uint64_t h; uint64_t head; uint32_t off, len; int32_t fin; } Entry;
+/* off is 64 bits: a long-lived Worker's arena may pass 4 GiB between resets (same 32-byte size). */
+typedef struct { uint64_t h; uint64_t head; uint64_t off; uint32_t len; int32_t fin; } Entry;
 
 /* Slots hold the hash's high 32 bits and entry index + 1, so a probe touches an entry only
  * when the hashes agree; tokens of up to 8 bytes compare as one word (head). */
@@ -224,7 +229,7 @@ static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t in
     Entry *en = &in->ent[idx];
     en->h = h;
     en->head = head;
-    en->off = (uint32_t)in->alen;
+    en->off = (uint64_t)in->alen;
     en->len = (uint32_t)n;
     en->fin = init_fin == -4 ? (int32_t)idx : init_fin;
     memcpy(in->arena + in->alen, s, (size_t)n);
@@ -2398,6 +2403,99 @@ static int pair_part_any_gap(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, double
     return 0;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* skip-bigrams of long texts: memory bounded whatever the gap and vocabulary                   */
+
+/* Pair tables of the blocked path: int64 cells per table (2 tables: 8 MiB). */
+#define BLOCK_CELLS ((Py_ssize_t)1 << 19)
+/* The hash path stores each distinct prediction pair: past this many pairs (a table of up to
+ * 96 MiB) the blocked path runs instead. */
+#define HASH_PAIRS_MAX ((double)((Py_ssize_t)1 << 20))
+
+/* Add the pair counts of tokens t[0..T) (prediction-local ids, -1: skipped but still a position)
+ * whose second token b is in [b0, b0 + B) to rows (b - b0) * D of tab; *touched lists the rows
+ * written (flag marks them).  win[a] counts id a among the positions within reach of the current
+ * one (all earlier positions when gap < 0); it is zero on entry and on return. */
+static void pair_rows(const int32_t *t, Py_ssize_t T, Py_ssize_t gap, Py_ssize_t D, Py_ssize_t b0,
+                      Py_ssize_t B, int64_t *tab, int32_t *win, unsigned char *flag, int32_t *touched,
+                      Py_ssize_t *ntouched) {
+    Py_ssize_t hi = 0;   /* ids a >= hi have win[a] == 0 */
+    for (Py_ssize_t j = 0; j < T; j++) {
+        if (gap >= 0 && j - gap - 2 >= 0 && t[j - gap - 2] >= 0) win[t[j - gap - 2]]--;
+        int32_t b = t[j];
+        if (b < 0) continue;
+        if (b >= b0 && b < b0 + B) {
+            int64_t *row = tab + (Py_ssize_t)(b - b0) * D;
+            if (!flag[b - b0]) { flag[b - b0] = 1; touched[(*ntouched)++] = b - (int32_t)b0; }
+            for (Py_ssize_t a = 0; a < hi; a++) row[a] += win[a];
+        }
+        win[b]++;
+        if (b >= hi) hi = b + 1;
+    }
+    memset(win, 0, (size_t)hi * sizeof(int32_t));
+}
+
+/* pair_part for long texts: the D x D pair tables (cell b * D + a: a before b, within the gap)
+ * of the prediction and each reference are built and compared a block of rows at a time, so
+ * memory stays at 2 x BLOCK_CELLS counts whatever the number of pairs, and time is
+ * O((prediction + references) x D) adds per text plus one scan per block. */
+static int pair_part_blocked(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, Py_ssize_t gap, double *ph,
+                             double *prc) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n;
+    for (Py_ssize_t r = 0; r < M; r++) {
+        ph[r] = 0.0;
+        prc[r] = pair_count(w->lro[r + 1] - w->lro[r], gap);
+    }
+    if (D == 0) return 0;
+    Py_ssize_t B = BLOCK_CELLS / D;
+    if (B < 1) B = 1;
+    if (B > D) B = D;
+    int64_t *P = (int64_t *)calloc((size_t)(B * D), sizeof(int64_t));
+    int64_t *R = (int64_t *)calloc((size_t)(B * D), sizeof(int64_t));
+    int32_t *win = (int32_t *)calloc((size_t)D, sizeof(int32_t));
+    int32_t *ptouched = (int32_t *)malloc((size_t)B * sizeof(int32_t));
+    int32_t *rtouched = (int32_t *)malloc((size_t)B * sizeof(int32_t));
+    unsigned char *pflag = (unsigned char *)calloc((size_t)B, 1), *rflag = (unsigned char *)calloc((size_t)B, 1);
+    int rc = -1;
+    if (!P || !R || !win || !ptouched || !rtouched || !pflag || !rflag) goto done;
+    for (Py_ssize_t b0 = 0; b0 < D; b0 += B) {
+        Py_ssize_t nb = D - b0 < B ? D - b0 : B, np = 0;
+        pair_rows(lp, pn, gap, D, b0, nb, P, win, pflag, ptouched, &np);
+        for (Py_ssize_t r = 0; r < M; r++) {
+            Py_ssize_t nr = 0;
+            pair_rows(w->lr.v + w->lro[r], w->lro[r + 1] - w->lro[r], gap, D, b0, nb, R, win, rflag,
+                      rtouched, &nr);
+            int64_t hits = 0;
+            for (Py_ssize_t q = 0; q < nr; q++) {
+                int64_t *y = R + (Py_ssize_t)rtouched[q] * D;
+                if (pflag[rtouched[q]]) {
+                    const int64_t *x = P + (Py_ssize_t)rtouched[q] * D;
+                    for (Py_ssize_t a = 0; a < D; a++) hits += x[a] < y[a] ? x[a] : y[a];
+                }
+                memset(y, 0, (size_t)D * sizeof(int64_t));
+                rflag[rtouched[q]] = 0;
+            }
+            ph[r] += (double)hits;
+        }
+        for (Py_ssize_t q = 0; q < np; q++) {
+            memset(P + (Py_ssize_t)ptouched[q] * D, 0, (size_t)D * sizeof(int64_t));
+            pflag[ptouched[q]] = 0;
+        }
+    }
+    rc = 0;
+done:
+    free(P); free(R); free(win); free(ptouched); free(rtouched); free(pflag); free(rflag);
+    return rc;
+}
+
+/* Closed-form pair count of T tokens within gap (an estimate for choosing a path; pair_count
+ * is the exact sum the scores use). */
+static double pair_estimate(Py_ssize_t T, Py_ssize_t gap) {
+    double t = (double)T, k = gap < 0 || gap + 1 >= T ? t - 1 : (double)(gap + 1);
+    return T < 2 ? 0.0 : k * (k + 1) / 2 + (t - 1 - k) * k;
+}
+
 /* Clipped matches of the skip-bigrams (gap 0: bigrams) of the prediction and each reference:
  * w->ph/prc[ti*M + r] and w->ppc[ti].  Keys are pairs of prediction-local ids, so up to
  * DENSE_MAX distinct prediction tokens a dense D x D table replaces hashing; a pair holding a
@@ -2405,6 +2503,15 @@ static int pair_part_any_gap(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, double
  * rougeS4 / rougeSU4) is reused. */
 static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int gap, Py_ssize_t D) {
     EngineObject *e = w->eng;
+    /* A gap reaching over the longest text is any gap (the same pairs); clamping it keeps the
+     * spans and table bounds below from overflowing or growing with the gap. */
+    Py_ssize_t longest = w->lp.n, sumT = 0;
+    for (Py_ssize_t r = 0; r < M; r++) {
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r];
+        sumT += T;
+        if (T > longest) longest = T;
+    }
+    if (gap >= 0 && (Py_ssize_t)gap + 2 >= longest) gap = -1;
     for (int tj = 0; tj < ti; tj++) {
         if (w->pgap[tj] == gap) {
             memcpy(w->ph + (Py_ssize_t)ti * M, w->ph + (Py_ssize_t)tj * M, (size_t)M * sizeof(double));
@@ -2419,31 +2526,48 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     w->ppc[ti] = pair_count(pn, gap);
     w->pgap[ti] = gap;
     double *ph = w->ph + (Py_ssize_t)ti * M, *prc = w->prc + (Py_ssize_t)ti * M;
-    if (D <= DENSE_MAX && gap < 0) return pair_part_any_gap(w, M, D, ph, prc);
-    if (D <= DENSE_MAX) {
+    /* int32 dense counts cannot overflow below 65536 tokens a text */
+    int small = longest < 65536;
+    if (small && D <= DENSE_MAX && gap < 0) return pair_part_any_gap(w, M, D, ph, prc);
+    if (small && D <= DENSE_MAX) {
         /* cell (a + 1) * (D + 1) + b + 1: row 0 and column 0 (a token the prediction lacks) stay
-         * 0, so a reference pair holding one consumes nothing, without a test */
+         * 0, so a reference pair holding one consumes nothing, without a test.  The consumed
+         * cells are logged for restore(), or, when the log could outgrow the table, the table
+         * is restored from a copy. */
         Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti], W = D + 1;
+        int snap = npairs > W * W;
         if (grow_zero((void **)&w->dcnt, &w->dcap, W * W + 1, sizeof(int32_t)) ||
-            grow((void **)&w->clog, &w->clogcap, npairs + 1, sizeof(int32_t))) return -1;
+            grow((void **)&w->clog, &w->clogcap, (snap ? 0 : npairs) + 1, sizeof(int32_t)) ||
+            (snap && grow((void **)&w->rtab, &w->rtabcap, W * W + 1, sizeof(int32_t)))) return -1;
         int32_t *cnt = w->dcnt, *log = w->clog;
-        Py_ssize_t pspan = gap + 2;
+        Py_ssize_t pspan = (Py_ssize_t)gap + 2;
         for (Py_ssize_t i = 0; i + 1 < pn; i++) {
             int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
             Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
             for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]]++;
         }
+        if (snap) memcpy(w->rtab, cnt, (size_t)(W * W) * sizeof(int32_t));
         for (Py_ssize_t r = 0; r < M; r++) {
             const int32_t *lr = w->lr.v + w->lro[r];
             Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
             for (Py_ssize_t i = 0; i + 1 < T; i++) {
                 int32_t base = (lr[i] + 1) * (int32_t)W + 1;
                 Py_ssize_t jend = i + pspan < T ? i + pspan : T;
-                for (Py_ssize_t j = i + 1; j < jend; j++) nlog = consume(cnt, base + lr[j], log, nlog);
+                if (snap)
+                    for (Py_ssize_t j = i + 1; j < jend; j++) {
+                        int32_t *c = cnt + base + lr[j], h = *c > 0;
+                        *c -= h;
+                        nlog += h;
+                    }
+                else
+                    for (Py_ssize_t j = i + 1; j < jend; j++) nlog = consume(cnt, base + lr[j], log, nlog);
             }
             ph[r] = (double)nlog;
             prc[r] = pair_count(T, gap);
-            if (r + 1 < M) restore(cnt, log, nlog);
+            if (r + 1 < M) {
+                if (snap) memcpy(cnt, w->rtab, (size_t)(W * W) * sizeof(int32_t));
+                else restore(cnt, log, nlog);
+            }
         }
         if (W * W <= npairs) memset(cnt, 0, (size_t)(W * W) * sizeof(int32_t));
         else
@@ -2454,11 +2578,17 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
             }
         return 0;
     }
-    /* many distinct tokens: hash the (exact) pair keys */
-    Py_ssize_t bound = gap < 0 ? pn * (pn - 1) / 2 : pn * (gap + 1);
+    /* Many distinct tokens or long texts: hash the (exact) pair keys when there are few pairs
+     * (hash work ~ pairs), else compare dense tables a block of rows at a time (work ~ tokens x
+     * D adds, memory fixed). */
+    double pairs = pair_estimate(pn, gap);
+    for (Py_ssize_t r = 0; r < M; r++) pairs += pair_estimate(w->lro[r + 1] - w->lro[r], gap);
+    if (w->ppc[ti] > HASH_PAIRS_MAX || pairs * 8.0 > (double)(pn + sumT) * (double)D)
+        return pair_part_blocked(w, M, D, gap, ph, prc);
+    Py_ssize_t bound = (Py_ssize_t)w->ppc[ti];
     uint64_t mask;
     if (gt_init(w, bound + 1, &mask)) return -1;
-    Py_ssize_t pspan = gap < 0 ? pn : gap + 2;
+    Py_ssize_t pspan = gap < 0 ? pn : (Py_ssize_t)gap + 2;
     for (Py_ssize_t i = 0; i + 1 < pn; i++) {
         uint64_t hi = (uint64_t)(uint32_t)lp[i] << 32;
         Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
@@ -2466,7 +2596,7 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     }
     for (Py_ssize_t r = 0; r < M; r++) {
         const int32_t *lr = w->lr.v + w->lro[r];
-        Py_ssize_t T = w->lro[r + 1] - w->lro[r], span = gap < 0 ? T : gap + 2;
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], span = gap < 0 ? T : (Py_ssize_t)gap + 2;
         uint32_t st = ++w->stamp;
         double hits = 0.0;
         for (Py_ssize_t i = 0; i + 1 < T; i++) {
@@ -3042,6 +3172,14 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
         t->kind = kind_of(kind);
         if (t->kind < 0) { Py_DECREF(seq); return -1; }
         if (t->kind == K_N && n < 1) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "n must be >= 1"); return -1; }
+        /* the ranges of rouge_types.py (MAX_N, MIN/MAX_W_WEIGHT): beyond them counts and
+         * weights overflow */
+        if ((t->kind == K_N && n > 1000000) || (t->kind == K_W && !(weight >= 0.1 && weight <= 5.0)) ||
+            (t->kind == K_S && maxgap < -1)) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "rouge type %R: n, weight or gap out of range", name);
+            return -1;
+        }
         t->n = n; t->weight = weight; t->max_gap = maxgap; t->unigrams = uni;
         Py_INCREF(name);
         PyUnicode_InternInPlace(&name);
@@ -3147,6 +3285,36 @@ static PyTypeObject EngineType = {
     .tp_init = (initproc)Engine_init,
     .tp_new = PyType_GenericNew,
 };
+
+/* ------------------------------------------------------------------------------------------ */
+/* Ctrl-C during a batch: the example loop runs without the GIL, where Python's signal handlers
+ * cannot run; every SIGNAL_EVERY examples it reads a monotonic clock and, once SIGNAL_MS have
+ * passed, takes the GIL to run them (KeyboardInterrupt then ends the batch). */
+
+#define SIGNAL_EVERY 16
+#define SIGNAL_MS 50
+
+static int64_t monotonic_ms(void) {
+#if defined(_WIN32)
+    return (int64_t)clock() * 1000 / CLOCKS_PER_SEC;
+#else
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+#endif
+}
+
+/* 0, or -1 with the signal handler's exception set and c->err = ERR_PY. */
+static int poll_signals(Ctx *c, int64_t *last) {
+    int64_t now = monotonic_ms();
+    if (now - *last < SIGNAL_MS) return 0;
+    *last = now;
+    PyEval_RestoreThread(c->ts);
+    int rc = PyErr_CheckSignals();
+    c->ts = PyEval_SaveThread();
+    if (rc) c->err = ERR_PY;
+    return rc;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Worker                                                                                        */
@@ -3334,9 +3502,11 @@ static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
         Ctx c = {w, NULL, 1, 0};
         c.ts = PyEval_SaveThread();
         Py_ssize_t soff = 0;
+        int64_t last_poll = monotonic_ms();
         for (Py_ssize_t i = 0; i < count && !c.err; i++) {
             Py_ssize_t ntext = exoff[i + 1] - exoff[i], M = ntext - 1;
-            if (w->in.nent > INTERN_RESET_LIMIT) {
+            if (i % SIGNAL_EVERY == SIGNAL_EVERY - 1 && poll_signals(&c, &last_poll)) break;
+            if (w->in.nent > INTERN_RESET_LIMIT || w->in.alen > INTERN_RESET_BYTES) {
                 /* every per-vocabulary array is back to its neutral value between examples */
                 interner_free(&w->in);
                 memset(w->front, 0, sizeof(Front) << FRONT_BITS);
@@ -3471,12 +3641,29 @@ static PyObject *Worker_vocabulary_size(WorkerObject *w, PyObject *unused) {
     return PyLong_FromSsize_t(w->in.nent);
 }
 
+static PyObject *Worker_arena_bytes(WorkerObject *w, PyObject *unused) {
+    return PyLong_FromSsize_t(w->in.alen);
+}
+
+/* _skip_arena(n): advance the token cache's arena by n unwritten bytes, so that tests reach
+ * offsets past 4 GiB with address space only (large blocks are mapped lazily). */
+static PyObject *Worker_skip_arena(WorkerObject *w, PyObject *arg) {
+    Py_ssize_t n = PyLong_AsSsize_t(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 0 || w->busy) { PyErr_SetString(PyExc_ValueError, "n must be >= 0 (and the Worker idle)"); return NULL; }
+    if (grow((void **)&w->in.arena, &w->in.acap, w->in.alen + n + 1, 1)) return PyErr_NoMemory();
+    w->in.alen += n;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Worker_methods[] = {
     {"run", (PyCFunction)Worker_run, METH_VARARGS,
      "run(predictions, references, start, stop, with_stats) -> (scores, stats or None)"},
     {"tokens", (PyCFunction)Worker_tokens, METH_O,
      "tokens(text) -> (joined tokens, sentence ends, sentence-reader tokens, flat tokens)"},
     {"vocabulary_size", (PyCFunction)Worker_vocabulary_size, METH_NOARGS, "Entries in the token cache."},
+    {"arena_bytes", (PyCFunction)Worker_arena_bytes, METH_NOARGS, "Bytes of token text in the token cache."},
+    {"_skip_arena", (PyCFunction)Worker_skip_arena, METH_O, "_skip_arena(n): leave n unwritten bytes in the token cache (tests)."},
     {NULL}
 };
 
@@ -4460,6 +4647,17 @@ static PyObject *mod_set_table_limit(PyObject *self, PyObject *arg) {
     return PyLong_FromSsize_t(old);
 }
 
+/* _set_intern_limits(entries, bytes) -> previous (entries, bytes): a Worker's token cache resets
+ * between examples past either; tests shrink them to exercise the resets. */
+static PyObject *mod_set_intern_limits(PyObject *self, PyObject *args) {
+    Py_ssize_t ne, nb;
+    if (!PyArg_ParseTuple(args, "nn", &ne, &nb)) return NULL;
+    if (ne < 1 || nb < 1) { PyErr_SetString(PyExc_ValueError, "limits must be >= 1"); return NULL; }
+    PyObject *old = Py_BuildValue("nn", INTERN_RESET_LIMIT, INTERN_RESET_BYTES);
+    if (old) { INTERN_RESET_LIMIT = ne; INTERN_RESET_BYTES = nb; }
+    return old;
+}
+
 static PyObject *mod_round5(PyObject *self, PyObject *arg) {
     double x = PyFloat_AsDouble(arg);
     if (x == -1.0 && PyErr_Occurred()) return NULL;
@@ -4837,6 +5035,8 @@ static PyMethodDef module_methods[] = {
     {"pair_matrix", mod_pair_matrix, METH_VARARGS, "pair_matrix(worker, corpus, a_base, b_base, ncols, r0, r1, measure, out): rows of a score matrix."},
     {"pair_filter", mod_pair_filter, METH_VARARGS, "pair_filter(worker, corpus, lo, hi, kept, nkept, scan_from, sequential, threshold, measure, match, score) -> nkept."},
     {"pair_info", mod_pair_info, METH_O, "pair_info(corpus) -> sizes of a pair corpus (for tests)."},
+    {"_set_intern_limits", mod_set_intern_limits, METH_VARARGS,
+     "_set_intern_limits(entries, bytes) -> old (entries, bytes): a Worker's token-cache reset thresholds."},
     {NULL}
 };
 

@@ -147,7 +147,13 @@ def _check_n_jobs(n_jobs) -> int:
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
-def _pool(n_jobs: int):
+def _submit(n_jobs: int, fn, count: int):
+    """``count`` futures of ``fn()`` on the shared pool (grown to ``n_jobs`` threads if smaller).
+
+    Submitting under the lock is what makes concurrent callers safe: an executor replaced by a
+    bigger one is shut down only between two callers' submissions, and a shut-down executor
+    still runs what was queued before.
+    """
     global _executor, _executor_size
     from concurrent.futures import ThreadPoolExecutor
 
@@ -157,7 +163,37 @@ def _pool(n_jobs: int):
                 _executor.shutdown(wait=False)
             _executor = ThreadPoolExecutor(max_workers=n_jobs, thread_name_prefix="rouge_full_metric")
             _executor_size = n_jobs
-        return _executor
+        return [_executor.submit(fn) for _ in range(count)]
+
+
+def _run_chunks(n_jobs: int, task, bounds):
+    """``[task(a, b) for a, b in bounds]`` on at most ``n_jobs`` pool threads (the pool may be
+    bigger: other callers' n_jobs), each taking the next chunk as it frees up."""
+    results = [None] * len(bounds)
+    order = iter(range(len(bounds)))
+    take = threading.Lock()
+    stop = []   # non-empty: a runner failed or the caller gave up (Ctrl-C); take no more chunks
+
+    def runner():
+        while not stop:
+            with take:
+                k = next(order, None)
+            if k is None:
+                return
+            try:
+                results[k] = task(*bounds[k])
+            except BaseException:
+                stop.append(True)
+                raise
+
+    futures = _submit(n_jobs, runner, min(n_jobs, len(bounds)))
+    try:
+        for future in futures:
+            future.result()
+    except BaseException:
+        stop.append(True)
+        raise
+    return results
 
 
 def _python_range(scorer, predictions, references, start, stop, with_stats, offset=0):
@@ -221,14 +257,11 @@ def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: 
     if jobs == 1 or count <= _CHUNK:
         return _compiled_range(scorer, cs, predictions, references, 0, count, with_statistics)
     bounds = [(k, min(k + _CHUNK, count)) for k in range(0, count, _CHUNK)]
-    pool = _pool(jobs)
-    # Each thread takes the next chunk as it frees up; results are put back in input order.
-    futures = [pool.submit(_compiled_range, scorer, cs, predictions, references, a, b, with_statistics)
-               for a, b in bounds]
+    parts = _run_chunks(jobs, lambda a, b: _compiled_range(scorer, cs, predictions, references, a, b,
+                                                           with_statistics), bounds)
     scores: List[Dict[str, Score]] = []
     stats: Optional[List] = [] if with_statistics else None
-    for future in futures:
-        part_scores, part_stats = future.result()
+    for part_scores, part_stats in parts:
         scores.extend(part_scores)
         if with_statistics:
             stats.extend(part_stats)

@@ -37,7 +37,7 @@ import weakref
 from typing import List, NamedTuple, Optional, Sequence
 
 from . import compiled
-from .batch import _check_n_jobs, _pool, compiled_scorer
+from .batch import _check_n_jobs, _run_chunks, compiled_scorer
 from .rouge_types import parse_rouge_type
 
 MEASURES = ("precision", "recall", "fmeasure")
@@ -232,9 +232,7 @@ def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, 
     if jobs == 1 or na <= _ROW_CHUNK:
         rows(0, na)
     else:
-        futures = [_pool(jobs).submit(rows, r, min(r + _ROW_CHUNK, na)) for r in range(0, na, _ROW_CHUNK)]
-        for future in futures:
-            future.result()
+        _run_chunks(jobs, rows, [(r, min(r + _ROW_CHUNK, na)) for r in range(0, na, _ROW_CHUNK)])
     return out
 
 
@@ -328,18 +326,16 @@ def _compiled_filter(found, n, threshold, mi, jobs, match, score) -> List[int]:
     # Blocks of new texts: every text of the block against the texts kept before the block
     # (independent: the core runs them in row groups, and threads share the block), then, in
     # order, the block's unmatched texts against the block's own kept ones.
-    pool = _pool(jobs) if jobs > 1 else None
     nkept = 0
     for lo in range(0, n, _FILTER_BLOCK):
         hi = min(lo + _FILTER_BLOCK, n)
         if nkept:
-            if pool is None:
+            if jobs == 1:
                 scan(lo, hi, nkept, 0, False)
             else:
                 step = -(-(hi - lo) // jobs)
-                futures = [pool.submit(scan, a, min(a + step, hi), nkept, 0, False) for a in range(lo, hi, step)]
-                for future in futures:
-                    future.result()
+                _run_chunks(jobs, lambda a, b: scan(a, b, nkept, 0, False),
+                            [(a, min(a + step, hi)) for a in range(lo, hi, step)])
         nkept = scan(lo, hi, nkept, nkept, True)
     return [int(x) for x in kept[:nkept]]
 

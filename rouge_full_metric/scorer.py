@@ -6,6 +6,7 @@ sufficient statistics for each rouge type (:class:`.scoring.PairStats`) -> a Sco
 """
 import math
 import numbers
+import sys
 from collections import Counter
 from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
@@ -16,6 +17,7 @@ from . import matlab, rouge_score_flavor
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
+from .ngrams import skip_bigram_stats
 
 __version__ = "0.1.0"
 
@@ -96,6 +98,8 @@ def _check_limit(name: str, value) -> Optional[int]:
         raise TypeError("%s must be a whole number or None, got %r" % (name, value))
     if value < 0:
         raise ValueError("%s must be >= 0 (0 or None means no limit), got %r" % (name, value))
+    if value > sys.maxsize:   # the compiled core counts in a C ssize_t
+        raise ValueError("%s must be at most %d (sys.maxsize), got %r" % (name, sys.maxsize, value))
     return int(value) or None
 
 
@@ -256,12 +260,10 @@ class RougeScorer:
             rc = ref.counts(("N", n), lambda: ngram_counts(ref.summary.tokens, n))
             return self._count_stats(clipped_hits(rc, pc), sum(rc.values()), sum(pc.values()))
         if kind == "S":
-            key = ("S", rtype.max_gap, rtype.unigrams)
-            pc = pred.counts(key, lambda: skip_bigram_counts(pred.summary.tokens, rtype.max_gap,
-                                                             rtype.unigrams, paper))
-            rc = ref.counts(key, lambda: skip_bigram_counts(ref.summary.tokens, rtype.max_gap,
-                                                            rtype.unigrams, paper))
-            return self._count_stats(clipped_hits(rc, pc), sum(rc.values()), sum(pc.values()))
+            # one pair at a time: the texts' pair tables would take memory ~ their pairs
+            hits, rcount, pcount = skip_bigram_stats(ref.summary.tokens, pred.summary.tokens, rtype.max_gap,
+                                                     rtype.unigrams, paper)
+            return self._count_stats(hits, rcount, pcount)
         if kind == "L":
             model, peer = self._flat_tokens(ref), self._flat_tokens(pred)
             hits = lcs_length(model, peer)

@@ -259,11 +259,16 @@ def parse_settings(options: Dict[str, object]) -> Settings:
         t = perl_number(opt["t"])
         mode = 1 if t == 1 else 2 if t == 2 else 0
 
+    # absolute: this module may live in the cli/ subpackage
+    from rouge_full_metric.rouge_types import MAX_N, MAX_W_WEIGHT, MIN_W_WEIGHT
+
     metrics: List[Metric] = []
     if "n" in opt:
         top = perl_number(opt["n"])
         if not math.isfinite(top):
             raise PerlDie("rouge-full: option -n must be a finite number, got %r" % opt["n"])
+        if top > MAX_N:
+            raise PerlDie("rouge-full: option -n must be at most %d, got %r" % (MAX_N, opt["n"]))
         for n in range(1, int(math.floor(top)) + 1):
             metrics.append(Metric("ROUGE-%d" % n, "text", "rouge%d" % n))
     if "x" not in opt and "3" not in opt:
@@ -271,6 +276,9 @@ def parse_settings(options: Dict[str, object]) -> Settings:
     if weight is not None:
         if not math.isfinite(weight):
             raise PerlDie("rouge-full: option -w must be a finite number, got %r" % opt["w"])
+        if not MIN_W_WEIGHT <= weight <= MAX_W_WEIGHT:
+            raise PerlDie("rouge-full: option -w must be between %g and %g (others overflow), got %r"
+                          % (MIN_W_WEIGHT, MAX_W_WEIGHT, opt["w"]))
         metrics.append(Metric("ROUGE-W-" + opt["w"], "text", "rougeW-%r" % weight, weighted=True))
     if "2" in opt:
         distance = perl_number(opt["2"])
