@@ -286,15 +286,25 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
     return _stats(scorer, intervals, means, count), count, skipped
 
 
-# Poisson(1) inverse CDF: P(X <= k) for k = 0..24; P(X > 24) < 1e-24, far below 2**-53.
-def _poisson_cdf():
-    cdf, term = [], math.exp(-1.0)
-    total = 0.0
-    for k in range(25):
-        total += term
-        cdf.append(total)
+# Poisson(1) by inversion of 32 random bits: the CDF's thresholds P(X <= k) * 2**32 for
+# k = 0..12 (P(X > 12) < 2**-32), and a table over the top 16 bits that answers directly except in
+# the 13 buckets a threshold cuts.
+def _poisson_tables():
+    import numpy as np
+
+    thresholds, cdf, term = [], 0.0, math.exp(-1.0)
+    for k in range(13):
+        cdf += term
         term /= k + 1
-    return cdf
+        thresholds.append(min(int(cdf * 2 ** 32), 2 ** 32 - 1))
+    thresholds = np.array(thresholds, dtype=np.uint64)
+    starts = np.arange(65536, dtype=np.uint64) << np.uint64(16)
+    low = np.searchsorted(thresholds, starts, side="right")
+    high = np.searchsorted(thresholds, starts + np.uint64(65535), side="right")
+    return thresholds, low.astype(np.uint8), low != high
+
+
+_TABLES = None
 
 
 def _splitmix64(x):
@@ -309,28 +319,42 @@ def _splitmix64(x):
 
 
 def poisson_weights(row_keys: Sequence[str], n_bootstrap: int, seed: int = 0):
-    """The (rows, n_bootstrap) Poisson(1) bootstrap weights of rows named ``row_keys``.
+    """The (rows, n_bootstrap) Poisson(1) bootstrap weights (float64) of rows named ``row_keys``.
 
     A weight depends only on (seed, row key, replicate), so the distributed bootstrap does not
-    depend on how the rows are partitioned or ordered.
+    depend on how the rows are partitioned or ordered: each key is hashed once (BLAKE2b, keyed by
+    the seed), mixed with a per-replicate constant, and the top 32 bits are inverted through
+    Poisson(1)'s CDF.
 
     >>> w = poisson_weights(["1", "2", "3"], 4)
     >>> w.shape, bool((poisson_weights(["3"], 4) == w[2]).all())
     ((3, 4), True)
-    >>> round(float(poisson_weights([str(k) for k in range(2000)], 50).mean()), 1)
-    1.0
+    >>> w = poisson_weights([str(k) for k in range(3000)], 100)
+    >>> round(float(w.mean()), 1), round(float(w.var()), 1)
+    (1.0, 1.0)
     """
     import numpy as np
 
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _poisson_tables()
+    thresholds, table, cut = _TABLES
     salt = seed.to_bytes(8, "little")
     hashes = np.array([int.from_bytes(hashlib.blake2b(k.encode("utf-8", "surrogatepass"), digest_size=8,
                                                       key=salt).digest(), "little") for k in row_keys],
                       dtype=np.uint64).reshape(-1, 1)
     with np.errstate(over="ignore"):
-        replicate = np.arange(n_bootstrap, dtype=np.uint64).reshape(1, -1) * np.uint64(0xD1B54A32D192ED03)
-        bits = _splitmix64(hashes ^ replicate)
-    uniform = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
-    return np.searchsorted(np.array(_poisson_cdf()), uniform, side="right").astype(np.float64)
+        constants = _splitmix64(np.arange(n_bootstrap, dtype=np.uint64)).reshape(1, -1)
+        x = (hashes ^ constants) * np.uint64(0x9E3779B97F4A7C15)
+        x ^= x >> np.uint64(32)
+        x *= np.uint64(0xD6E8FEB86659FD93)
+    bits = x >> np.uint64(32)
+    bucket = (bits >> np.uint64(16)).astype(np.intp)
+    weights = table[bucket]
+    exact = cut[bucket]
+    if exact.any():
+        weights[exact] = np.searchsorted(thresholds, bits[exact], side="right")
+    return weights.astype(np.float64)
 
 
 def exact_sum_parts(values) -> list:
