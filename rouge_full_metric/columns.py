@@ -44,17 +44,19 @@ def as_references(value):
 
 
 def score_columns(scorer, predictions: Sequence, references: Sequence, n_jobs: int = 1,
-                  row_names: Optional[Sequence[str]] = None) -> Dict[str, list]:
+                  row_names=None) -> Dict[str, list]:
     """{column: values} for one batch, None where the prediction or reference is missing.
 
-    ``row_names[i]`` says where row i comes from in an error message (default: "row i").
+    ``row_names(i)`` (a callable, or a sequence) says where row i comes from in an error message
+    (default: "row i").
     """
     predictions = list(predictions)
     references = [None if is_missing(r) else as_references(r) for r in references]
     present = [k for k, (p, r) in enumerate(zip(predictions, references))
                if not is_missing(p) and r is not None]
-    preds = [predictions[k] for k in present]
-    refs = [references[k] for k in present]
+    complete = len(present) == len(predictions)
+    preds = predictions if complete else [predictions[k] for k in present]
+    refs = references if complete else [references[k] for k in present]
     try:
         scores = score_batch(scorer, preds, refs, n_jobs)
     except (TypeError, ValueError) as error:
@@ -64,17 +66,24 @@ def score_columns(scorer, predictions: Sequence, references: Sequence, n_jobs: i
             try:
                 scorer.score(predictions[k], references[k])
             except (TypeError, ValueError) as row_error:
-                where = row_names[k] if row_names is not None else "row %d" % k
+                if row_names is None:
+                    where = "row %d" % k
+                else:
+                    where = row_names(k) if callable(row_names) else row_names[k]
                 raise type(row_error)("%s: %s" % (where, row_error)) from None
         raise error
     count = len(predictions)
     out: Dict[str, list] = {}
     for t in scorer.rouge_types:
         for suffix, field in _SUFFIXES:
-            column: list = [None] * count
-            for k, s in zip(present, scores):
-                column[k] = getattr(s[t], field)
-            out[t + suffix] = column
+            index = ("precision", "recall", "fmeasure").index(field)
+            values = [s[t][index] for s in scores]
+            if not complete:
+                column: list = [None] * count
+                for k, v in zip(present, values):
+                    column[k] = v
+                values = column
+            out[t + suffix] = values
     return out
 
 

@@ -43,9 +43,10 @@ from .scoring import round5
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 # Rows up to which method="auto" collects per-row values and runs the Perl's bootstrap on the
-# driver: 10^7 rows x 4 types hold ~1 GB of floats and ids there, and the bootstrap's 10^10 draws
-# take about a minute.
-MAX_DRIVER_ROWS = 10_000_000
+# driver.  That bootstrap is sequential (N draws per replicate, 1,000 replicates) on one core:
+# 100-120 s per 10^6 rows of 4 types on a loaded 2-core machine (collect included), ~30 s idle; the
+# collected values take ~100 bytes per row.
+MAX_DRIVER_ROWS = 2_000_000
 _STRUCT = "__rouge_full_metric"
 
 
@@ -108,6 +109,20 @@ def _row_name(id_value, partition, position):
     return "row %d of partition %d" % (position, partition)
 
 
+def _double_column(values):
+    """A float64 column for Arrow: plain numpy without missing values (fast), nullable otherwise."""
+    import numpy as np
+    import pandas as pd
+
+    if any(v is None for v in values):
+        return pd.array(values, dtype="Float64")
+    return np.asarray(values, dtype=np.float64)
+
+
+def _row_namer(ids, partition, start):
+    return lambda k: _row_name(ids[k] if ids else None, partition, start + k)
+
+
 def _partition_id() -> int:
     from pyspark import TaskContext
 
@@ -150,11 +165,12 @@ def add_rouge_columns(df, predictions: str = "prediction", references: str = "re
         scorer = RougeScorer(types, **options)   # once per partition: the engine is compiled here
         position = 0
         for preds, refs, ids in batches:
-            ids = [None if is_missing(i) else i for i in ids.tolist()]
-            rows = [_row_name(ids[k], partition, position + k) for k in range(len(preds))]
+            ids = ids.tolist()
+            start = position
             position += len(preds)
-            cols = score_columns(scorer, preds.tolist(), refs.tolist(), row_names=rows)
-            yield pd.DataFrame({n: pd.array(cols[n], dtype="Float64") for n in names})
+            cols = score_columns(scorer, preds.tolist(), refs.tolist(), row_names=lambda k: _row_name(
+                None if is_missing(ids[k]) else ids[k], partition, start + k))
+            yield pd.DataFrame({n: _double_column(cols[n]) for n in names})
 
     udf = F.pandas_udf(score_partition, schema)
     id_input = F.col(id_column).cast("string") if id_column else F.lit(None).cast("string")
@@ -213,7 +229,10 @@ def _score_values(scorer, preds, refs, names):
     values = np.empty((len(preds), 3 * len(scorer.rouge_types)), dtype=np.float64)
     for ti, t in enumerate(scorer.rouge_types):
         for k, suffix in enumerate(("_precision", "_recall", "")):
-            values[:, 3 * ti + k] = [np.nan if v is None else v for v in cols[t + suffix]]
+            column = cols[t + suffix]
+            if missing.any():
+                column = [np.nan if v is None else v for v in column]
+            values[:, 3 * ti + k] = column
     return values, missing
 
 
@@ -241,7 +260,7 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
         for batch in batches:
             preds, refs = batch[pcol].tolist(), batch[rcol].tolist()
             ids = [None if is_missing(i) else str(i) for i in batch["__id"].tolist()] if id_column else None
-            names = [_row_name(ids[k] if ids else None, partition, position + k) for k in range(len(preds))]
+            names = _row_namer(ids, partition, position)
             values, missing = _score_values(scorer, preds, refs, names)
             out = {"partition": np.full(len(preds), partition, dtype=np.int32),
                    "position": np.arange(position, position + len(preds), dtype=np.int64), "missing": missing}
@@ -399,12 +418,12 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
         for batch in batches:
             preds, refs = batch[pcol].tolist(), batch[rcol].tolist()
             ids = [None if is_missing(i) else str(i) for i in batch["__id"].tolist()] if id_column else None
-            names = [_row_name(ids[k] if ids else None, partition, position + k) for k in range(len(preds))]
+            names = _row_namer(ids, partition, position)
             values, missing = _score_values(scorer, preds, refs, names)
             if missing.any():
                 skipped += int(missing.sum())
                 if first_missing is None:
-                    first_missing = names[int(np.argmax(missing))]
+                    first_missing = names(int(np.argmax(missing)))
             keep = ~missing
             if id_column:
                 keys = [ids[k] for k in np.flatnonzero(keep)]
