@@ -290,7 +290,7 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
     count = len(frame)
     if id_column:
         ids = frame["id"].tolist()
-        if any(i is None for i in ids):
+        if any(is_missing(i) for i in ids):
             raise ValueError("id_column %r holds NULL ids" % (id_column,))
         if len(set(ids)) != len(ids):
             raise ValueError("id_column %r holds duplicate ids; ids must be unique" % (id_column,))
@@ -427,7 +427,7 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
             keep = ~missing
             if id_column:
                 keys = [ids[k] for k in np.flatnonzero(keep)]
-                if any(k is None for k in keys):
+                if any(is_missing(k) for k in keys):
                     raise ValueError("id_column %r holds NULL ids" % (id_column,))
             else:
                 keys = ["%d:%d" % (partition, position + k) for k in np.flatnonzero(keep)]
