@@ -502,7 +502,9 @@ def corpus_score(df, predictions: str = "prediction", references: str = "referen
     5th decimal or below for 10^5+ rows.  ``mean`` (the plain mean) is exact: every partition sends
     floats whose exact sum is its column sum, so ``mean`` equals ``score_corpus``'s bit for bit, and
     so does ``mid`` in flavors paper and rouge_score.  Results do not depend on the partitioning
-    when ``id_column`` is given (up to float rounding in the sums).
+    when ``id_column`` is given (up to float rounding in the sums).  Ids must be unique: "perl"
+    checks it on the driver; "poisson" cannot without a shuffle, and a repeated id gives its rows
+    the same weights.
 
     ``method="auto"`` counts the rows and uses "perl" up to ``max_driver_rows``.  ``nulls``: see
     the module docstring.  ``scorer_options`` are :class:`RougeScorer`'s.

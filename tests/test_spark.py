@@ -235,6 +235,15 @@ def test_corpus_score_null_rows_error_or_skip(spark):
     assert [s.mean for s in poisson.aggregate["rouge1"]] == [s.mean for s in want.aggregate["rouge1"]]
 
 
+def test_duplicate_ids_are_refused_by_the_perl_path(spark):
+    from rouge_full_metric.spark import corpus_score
+
+    frame = spark.createDataFrame([("a", "a b", "a"), ("b", "b", "b c"), ("a", "c", "c")],
+                                  "key string, prediction string, reference string").coalesce(1)
+    with pytest.raises(ValueError, match="id_column 'key' holds duplicate ids"):
+        corpus_score(frame, rouge_types=["rouge1"], id_column="key", method="perl")
+
+
 def test_empty_dataframe_gives_zeros(spark):
     from rouge_full_metric.spark import corpus_score
 
