@@ -77,7 +77,7 @@ def _options_key(scorer) -> tuple:
     return (scorer.flavor, tuple(scorer.rouge_types), scorer.use_stemmer, scorer.remove_stopwords,
             scorer.word_limit, scorer.byte_limit, scorer.multi_ref, scorer.jackknife, scorer.alpha,
             id(getattr(scorer, "tokenizer", None)), id(getattr(scorer, "_token_filter", None)),
-            id(getattr(scorer, "_rs_tokenize", None)))
+            id(getattr(scorer, "_rs_tokenize", None)), getattr(scorer, "lang", None))
 
 
 def _first_or_none(tokens):
@@ -127,7 +127,8 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     if cached is not None and cached[0] == key:
         return cached[1]
     result = None
-    if getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score"):
+    if (getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score")
+            and getattr(scorer, "lang", None) is None):
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
                   bool(t.unigrams)) for t in scorer.types]
         engine = compiled.core.Engine(scorer.flavor, types, scorer.word_limit or 0, scorer.byte_limit or 0,

@@ -1,0 +1,185 @@
+"""XL-Sum's multilingual tokenizer (``multilingual-rouge`` 0.0.1), in pure Python, no optional package.
+
+The anchor tokenizes a text in this order (each step reimplemented here exactly):
+
+1. ``text.lower()`` (Python's Unicode lower-casing; "İ" becomes "i" + U+0307).
+2. BERT's ``BasicTokenizer`` (:func:`basic_tokens`): NUL, U+FFFD and every category-C character
+   but ``\\t\\n\\r`` are dropped; the text is split on Python whitespace and on punctuation, and
+   the punctuation is dropped.  Punctuation is Unicode category P* plus every ASCII symbol
+   (``$ + < = > ^ ` | ~``); other symbols (``€ ° ©``, emoji) and marks stay.
+3. The language's segmenter, if it has one (:mod:`.segmenters`), on those tokens joined by spaces;
+   its tokens are final (jieba and newmm keep the spaces between words as ``" "`` tokens).
+4. Otherwise -- or when the segmenter returns nothing -- OpenNMT Tokenizer's ``aggressive`` mode
+   (:func:`aggressive`, what ``pyonmttok`` computes): a run of letters is one token, a run of
+   digits/numbers is one token, letters and numbers split from each other, combining marks continue
+   the token before them (marks after a space form a token that starts with the space written
+   ``％0020``, a mark at the very start one of their own), every other character is a token of its
+   own, and three characters are substituted (U+2581 -> ``_``, U+FFE8 -> U+2502, U+FFED -> U+25A0).
+5. One token per CJK ideograph (BERT's ``tokenize_chinese_chars``).
+6. With a stemmer, tokens longer than 3 characters are stemmed (:mod:`.multilingual_stemmers`);
+   empty tokens are dropped.
+
+``rougeLsum`` tokenizes each sentence with steps 1, 2 and 6 only (:func:`sentence_tokens`): the
+anchor passes no tokenizer there, so neither the segmenter nor the aggressive split nor the
+CJK split runs -- a quirk kept in flavor ``xlsum``.
+"""
+import re
+import sys
+import unicodedata
+from typing import Callable, List, Optional
+
+from . import xlsum_unicode
+
+# The three substitutions pyonmttok makes on tokens (its others are for characters the
+# BasicTokenizer already removed as punctuation).
+_SUBSTITUTES = str.maketrans({"\u2581": "_", "\uffe8": "\u2502", "\uffed": "\u25a0"})
+_SUBSTITUTED = frozenset("\u2581\uffe8\uffed")
+_PROTECTED_SPACE = "\uff050020"
+
+# BERT's "Chinese character" blocks (tokenize_chinese_chars).
+_CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+               (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+
+_compiled = {}
+
+
+def _class(ranges) -> str:
+    return "".join(re.escape(chr(a)) if a == b else "%s-%s" % (re.escape(chr(a)), re.escape(chr(b)))
+                   for a, b in ranges)
+
+
+def _parse(spec) -> list:
+    return [tuple(int(x, 16) for x in item.split("-")) for item in "".join(spec).split()]
+
+
+def _merge(cps) -> list:
+    out: list = []
+    for cp in cps:
+        if out and out[-1][1] == cp - 1:
+            out[-1][1] = cp
+        else:
+            out.append([cp, cp])
+    return out
+
+
+def _regexes():
+    """Build (once) the regular expressions; the punctuation and control classes come from the
+    running Python's ``unicodedata``, as the anchor's do."""
+    if _compiled:
+        return _compiled
+    drop, punct = [], []
+    for cp in range(sys.maxunicode + 1):
+        cat = unicodedata.category(chr(cp))
+        if cat[0] == "C" and cp not in (9, 10, 13):
+            drop.append(cp)
+        elif cat[0] == "P" or 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+            punct.append(cp)
+    drop.append(0xFFFD)
+    drop.sort()
+    _compiled["drop"] = re.compile("[%s]+" % _class(_merge(drop)))
+    # str.split() and re's \s agree (both Py_UNICODE_ISSPACE).
+    _compiled["split"] = re.compile(r"[\s%s]+" % _class(_merge(punct)))
+    letters = _class(_parse(xlsum_unicode.LETTERS))
+    numbers = _class(_parse(xlsum_unicode.NUMBERS))
+    marks = _class(_parse(xlsum_unicode.MARKS))
+    _compiled["aggressive"] = re.compile("[%s][%s%s]*|[%s][%s%s]*| ?[%s]+|[^ %s%s%s][%s]*" % (
+        letters, letters, marks, numbers, numbers, marks, marks, letters, numbers, marks, marks))
+    _compiled["cjk"] = re.compile("[%s]" % _class(_CJK_RANGES))
+    return _compiled
+
+
+def basic_tokens(text: str) -> List[str]:
+    """BERT's ``BasicTokenizer`` as the anchor uses it (no lower-casing, no CJK split).
+
+    >>> basic_tokens("Hello, wörld! $5.20 (l'été) 北京，今天")
+    ['Hello', 'wörld', '5', '20', 'l', 'été', '北京', '今天']
+    """
+    rx = _regexes()
+    return [t for t in rx["split"].split(rx["drop"].sub("", text)) if t]
+
+
+def aggressive(text: str) -> List[str]:
+    """OpenNMT Tokenizer's ``aggressive`` mode (``pyonmttok.Tokenizer("aggressive")``) on a
+    text that went through :func:`basic_tokens` (so it holds no control character and no
+    whitespace but spaces).
+
+    >>> aggressive("abc123def 3x ° ५५ नमस्ते ▁")
+    ['abc', '123', 'def', '3', 'x', '°', '५५', 'नमस्ते', '_']
+    """
+    tokens = _regexes()["aggressive"].findall(text)
+    for k, t in enumerate(tokens):
+        if t[0] == " ":
+            # Marks after a space: pyonmttok keeps the space, protected as "％0020", in the token.
+            tokens[k] = _PROTECTED_SPACE + t[1:]
+        elif len(t) == 1 or t[0] in _SUBSTITUTED:
+            tokens[k] = t.translate(_SUBSTITUTES)
+    return tokens
+
+
+def split_cjk(tokens: List[str]) -> List[str]:
+    """One token per CJK ideograph, the rest of each token kept together.
+
+    >>> split_cjk(["北京abc", "x"])
+    ['北', '京', 'abc', 'x']
+    """
+    text = " ".join(tokens)
+    cjk = _regexes()["cjk"]
+    if cjk.search(text) is None:
+        return tokens
+    return cjk.sub(r" \g<0> ", text).split()
+
+
+def default_tokens(sanitized: str) -> List[str]:
+    """The anchor's tokenizer for a language without a segmenter (steps 4-5)."""
+    return split_cjk(aggressive(sanitized))
+
+
+def make_tokenizer(segmenter: Optional[Callable[[str], List[str]]] = None,
+                   stemmer: Optional[Callable[[str], str]] = None) -> Callable[[str], List[str]]:
+    """The anchor's ``tokenize(text, stemmer, MultiTokenizer(lang))`` for the whole text.
+
+    >>> make_tokenizer()("Le 3ème match, à Zürich: 2-1!")
+    ['le', '3', 'ème', 'match', 'à', 'zürich', '2', '1']
+    """
+    cache = {}
+
+    def stem(token: str) -> str:
+        result = cache.get(token)
+        if result is None:
+            result = cache[token] = stemmer(token) if len(token) > 3 else token
+        return result
+
+    def tokenize(text: str) -> List[str]:
+        sanitized = " ".join(basic_tokens(text.lower()))
+        tokens = segmenter(sanitized) if segmenter is not None else []
+        if not tokens and sanitized:
+            tokens = default_tokens(sanitized)
+        if stemmer is not None:
+            tokens = [stem(t) for t in tokens]
+        return [t for t in tokens if t]
+
+    return tokenize
+
+
+def make_sentence_tokenizer(stemmer: Optional[Callable[[str], str]] = None) -> Callable[[str], List[str]]:
+    """The anchor's ``rougeLsum`` sentence tokenizer: lower-case, BasicTokenizer, stem -- no
+    segmenter, no aggressive split, no CJK split (its quirk).
+
+    >>> make_sentence_tokenizer()("北京今天下雨了。abc123")
+    ['北京今天下雨了', 'abc123']
+    """
+    cache = {}
+
+    def tokenize(text: str) -> List[str]:
+        tokens = basic_tokens(text.lower())
+        if stemmer is not None:
+            out = []
+            for t in tokens:
+                result = cache.get(t)
+                if result is None:
+                    result = cache[t] = stemmer(t) if len(t) > 3 else t
+                out.append(result)
+            tokens = out
+        return [t for t in tokens if t]
+
+    return tokenize
