@@ -13,7 +13,7 @@ from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examp
 from .lcs import (lcs_length, sentence_weight_sum, union_lcs_hits, union_lcs_hits_unclipped,
                   union_wlcs_hits, wlcs_value, weight_table)
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import lang_pipeline, languages, rouge_score_flavor
+from . import lang_pipeline, languages, lost_text, rouge_score_flavor
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
@@ -375,6 +375,7 @@ class RougeScorer:
         >>> RougeScorer(["rouge2"]).score("a b c d", ["a b x", "b c"])["rouge2"]
         Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
         """
+        self._check_lost([prediction], [references])
         return score_one(self, prediction, references)[1]
 
     def score_batch(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> List[Dict[str, Score]]:
@@ -387,6 +388,7 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a b c", ["c", "d"]])[1]["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
+        self._check_lost(predictions, references)
         return score_batch(self, predictions, references, n_jobs)
 
     def human_ceiling(self, references) -> Dict[str, Score]:
@@ -439,10 +441,24 @@ class RougeScorer:
                 raise ValueError("ids has %d entries for %d predictions" % (len(ids), len(predictions)))
             if len(set(ids)) != len(ids):
                 raise ValueError("ids must be unique")
+        self._check_lost(predictions, references)
         per_example, statistics = score_examples(self, predictions, references, n_jobs)
         aggregate = self._aggregate(per_example, ["%s.%s" % (i, system_id) for i in ids],
                                     confidence, int(n_bootstrap))
         return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap))
+
+    def _check_lost(self, predictions, references) -> None:
+        """Warn (:class:`.lost_text.LostTextWarning`) when an ASCII-only tokenizer drops most of a
+        text's letters; ``lang`` pipelines and custom tokenizers keep every letter."""
+        if self.language is not None or self.flavor == "xlsum" or self.tokenizer is not None:
+            return
+        try:
+            found = lost_text.first_lost(predictions, references)
+        except TypeError:   # malformed input: the scoring code raises the precise error
+            return
+        if found is not None:
+            lost_text.warn(found, "rouge_score's tokenizer" if self.flavor == "rouge_score"
+                           else "ROUGE-1.5.5.pl's tokenizer", stacklevel=4)
 
     def _aggregate(self, per_example, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
         names = self.rouge_types

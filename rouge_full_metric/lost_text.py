@@ -1,0 +1,100 @@
+"""No silent zeros: warn when the tokenizer throws away most of a text's letters.
+
+ROUGE-1.5.5.pl's tokenizer (flavors ``rouge155`` and ``paper`` without ``lang``) and rouge_score's
+default tokenizer keep ASCII letters and digits only, so Chinese, Russian or Hindi texts give no
+tokens and every score is 0 -- silently, in the Perl and in ``evaluate``'s rouge.  Here each
+``score``/``score_batch``/``score_corpus`` call (so each ``compute`` and each CLI run) checks its
+texts and warns once with :class:`LostTextWarning`, naming the fix (``lang=...``).
+
+Cheap on the hot path: an ASCII text is never checked further (``str.isascii`` runs in C), the
+check of another text looks at its first 2,000 characters, and checking stops at the first hit.
+"""
+import re
+import unicodedata
+import warnings
+from typing import Iterable, Optional
+
+_ALNUM = re.compile(r"[^\W_]")
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+_PREFIX = 2000
+
+# The first letter's script -> the ISO 639-1 code suggested in the warning.
+_SCRIPTS = (("CJK", "zh"), ("HIRAGANA", "ja"), ("KATAKANA", "ja"), ("THAI", "th"), ("MYANMAR", "my"),
+            ("DEVANAGARI", "hi"), ("BENGALI", "bn"), ("ARABIC", "ar"), ("CYRILLIC", "ru"), ("HANGUL", "ko"),
+            ("ETHIOPIC", "am"), ("GUJARATI", "gu"), ("GURMUKHI", "pa"), ("TAMIL", "ta"), ("TELUGU", "te"),
+            ("SINHALA", "si"), ("GREEK", None))
+
+
+class LostTextWarning(UserWarning):
+    """A non-empty prediction or reference lost most of its letters to the tokenizer (its ROUGE
+    scores are near or at 0 for a reason that has nothing to do with the summary)."""
+
+
+def _as_str(text) -> str:
+    if isinstance(text, str):
+        return text
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text[:4 * _PREFIX]).decode("utf-8", "replace")
+    if isinstance(text, (list, tuple)):
+        return "\n".join(_as_str(x) for x in text[:50])
+    return ""
+
+
+def loses_letters(text) -> bool:
+    """Whether most letters and digits of ``text`` are outside ASCII (lost to the Perl's tokenizer).
+
+    >>> loses_letters("北京今天下雨了。"), loses_letters("Café au lait"), loses_letters("")
+    (True, False, False)
+    """
+    text = _as_str(text)
+    if text.isascii():
+        return False
+    head = text[:_PREFIX]
+    total = len(_ALNUM.findall(head))
+    return total > 0 and 2 * len(_ASCII_ALNUM.findall(head)) < total
+
+
+def suggest(text) -> str:
+    """The ``lang`` to suggest for ``text``, from the script of its first non-ASCII letter.
+
+    >>> suggest("北京"), suggest("Москва"), suggest("ǅ")
+    ("'zh'", "'ru'", 'the language of the texts')
+    """
+    for c in _as_str(text)[:_PREFIX]:
+        if c.isalpha() and not c.isascii():
+            name = unicodedata.name(c, "")
+            for script, code in _SCRIPTS:
+                if name.startswith(script):
+                    return repr(code) if code else "the language of the texts"
+            return "the language of the texts"
+    return "the language of the texts"
+
+
+def first_lost(predictions: Iterable, references: Iterable) -> Optional[tuple]:
+    """``(argument, index, text)`` of the first text that loses most of its letters, or None.
+
+    >>> first_lost(["a b", "北京"], [["a"], ["c"]])
+    ('predictions', 1, '北京')
+    """
+    for k, text in enumerate(predictions):
+        if loses_letters(text):
+            return ("predictions", k, text)
+    for k, refs in enumerate(references):
+        for ref in ([refs] if isinstance(refs, (str, bytes, bytearray)) else refs):
+            if loses_letters(ref):
+                return ("references", k, ref)
+    return None
+
+
+def warn(found: tuple, tokenizer: str, stacklevel: int = 3) -> None:
+    """Issue the :class:`LostTextWarning` for ``first_lost``'s answer."""
+    argument, index, text = found
+    sample = _as_str(text)[:40].replace("\n", " ")
+    code = suggest(text)
+    warnings.warn(
+        "%s[%d] (%r...) lost most of its letters to %s, which keeps ASCII letters and digits only, "
+        "so its ROUGE scores say nothing about the summary (often 0).  Give the texts' language: "
+        "lang=%s (XL-Sum's 45 languages by name or ISO 639-1 code; CLI: --lang), or "
+        "flavor='xlsum' to score as XL-Sum's multilingual ROUGE."
+        % (argument, index, sample, tokenizer, code if code.startswith("'") else "<%s>" % code),
+        LostTextWarning, stacklevel=stacklevel)
