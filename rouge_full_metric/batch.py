@@ -73,6 +73,51 @@ class _CompiledScorer:
             self.release(worker)
 
 
+class _PretokenizedScorer(_CompiledScorer):
+    """``lang`` with a segmenter or a word limit: Python tokenizes each line (the segmenters are
+    Python packages), the core reads each line's tokens split on spaces (``tokenizer="whitespace"``),
+    so that the Perl's word limit counts tokens."""
+
+    def __init__(self, engine, tokenize):
+        super().__init__(engine)
+        self.tokenize = tokenize
+
+    def _text(self, text, argument):
+        from .lang_pipeline import lines_of
+
+        return [" ".join(self.tokenize(line)) for line in lines_of(text, argument)]
+
+    def run(self, predictions, references, start, stop, with_stats):
+        preds, refs = [], []
+        for k in range(start, stop):
+            preds.append(self._text(predictions[k], "predictions[%d]" % k))
+            r = references[k]
+            if isinstance(r, (list, tuple)):
+                refs.append([self._text(x, "references[%d][%d]" % (k, j)) for j, x in enumerate(r)])
+            else:
+                refs.append([self._text(r, "references[%d]" % k)])
+        return super().run(preds, refs, 0, stop - start, with_stats)
+
+
+def _lang_engine(scorer, types):
+    """The compiled form of flavors rouge155/paper with ``lang``, or None while the core has no
+    XL-Sum tokenizer (``_core.XLSUM_TOKENIZER``): the pure-Python engine then scores."""
+    if not getattr(compiled.core, "XLSUM_TOKENIZER", False) or scorer.flavor not in ("rouge155", "paper"):
+        return None
+    language = scorer.language
+    args = (scorer.flavor, types, scorer.word_limit or 0, 0, scorer.multi_ref, bool(scorer.jackknife),
+            float(scorer.alpha))
+    if language.segmenter or scorer.word_limit:
+        engine = compiled.core.Engine(*args, None, Score, PairStats, None, tokenizer="whitespace")
+        return _PretokenizedScorer(engine, scorer._lang_tokenize)
+    from .lang_pipeline import stemmer as lang_stemmer
+
+    stem = lang_stemmer(language, scorer.use_stemmer, None)
+    token_filter = None if stem is None else (lambda token: (stem(token) if len(token) > 3 else token) or None)
+    engine = compiled.core.Engine(*args, token_filter, Score, PairStats, None, tokenizer="xlsum")
+    return _CompiledScorer(engine)
+
+
 def _options_key(scorer) -> tuple:
     return (scorer.flavor, tuple(scorer.rouge_types), scorer.use_stemmer, scorer.remove_stopwords,
             scorer.word_limit, scorer.byte_limit, scorer.multi_ref, scorer.jackknife, scorer.alpha,
@@ -127,7 +172,11 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     if cached is not None and cached[0] == key:
         return cached[1]
     result = None
-    if (getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score")
+    if getattr(scorer, "lang", None) is not None and getattr(scorer, "tokenizer", None) is None:
+        types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
+                  bool(t.unigrams)) for t in scorer.types]
+        result = _lang_engine(scorer, types)
+    elif (getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score")
             and getattr(scorer, "lang", None) is None):
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
                   bool(t.unigrams)) for t in scorer.types]

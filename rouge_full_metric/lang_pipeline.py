@@ -11,6 +11,7 @@ from typing import Callable, List, Optional, Tuple
 
 from . import multilingual_stemmers, segmenters
 from .languages import Language
+from .languages import resolve as languages_resolve
 from .tokenization import Summary
 from .xlsum_tokenizer import make_sentence_tokenizer, make_tokenizer
 
@@ -44,6 +45,32 @@ def make(language: Optional[Language], use_stemmer: bool, default_stemmer: Optio
     if language is not None and language.segmenter:
         segmenter = segmenters.get(language.segmenter, label)
     return make_tokenizer(segmenter, stemmer), make_sentence_tokenizer(stemmer)
+
+
+def stemmer(language: Optional[Language], use_stemmer: bool, default: Optional[str] = "porter"):
+    """The stemmer callable of a pipeline (tokens of any length), or None.
+
+    >>> stemmer(None, True)("running"), stemmer(None, False)
+    ('run', None)
+    """
+    name = stemmer_name(language, use_stemmer, default)
+    return multilingual_stemmers.get(name, language.name if language else "None") if name else None
+
+
+def perl_tokenizer(language: Language, use_stemmer: bool) -> Tokenizer:
+    """Flavors rouge155/paper with ``lang``: XL-Sum's tokens of one line, stemmed by the language's
+    own stemmer, without whitespace (jieba and newmm return the spaces between words as tokens;
+    the Perl's words never hold whitespace).
+
+    >>> perl_tokenizer(languages_resolve("my"), False)("မြန်မာ abc")
+    ['မြန်', 'မာ', 'a', 'b', 'c']
+    """
+    tokenize = make(language, use_stemmer, None)[0]
+
+    def tokens(line: str) -> List[str]:
+        return " ".join(tokenize(line)).split()
+
+    return tokens
 
 
 def versions(language: Optional[Language], use_stemmer: bool, default_stemmer: Optional[str] = "porter") -> str:

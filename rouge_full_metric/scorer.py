@@ -206,7 +206,7 @@ class RougeScorer:
         if self.byte_limit:
             raise ValueError("byte_limit counts the Perl's raw bytes and is not defined with lang=%r; "
                              "use word_limit, which counts tokens" % self.lang)
-        self._lang_tokenize = lang_pipeline.make(self.language, self.use_stemmer, None)[0]
+        self._lang_tokenize = lang_pipeline.perl_tokenizer(self.language, self.use_stemmer)
 
     # ----------------------------------------------------------------------------- signature
     def signature(self, confidence: float = 95, n_bootstrap: int = 1000) -> str:
