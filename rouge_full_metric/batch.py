@@ -99,6 +99,71 @@ class _PretokenizedScorer(_CompiledScorer):
         return super().run(preds, refs, 0, stop - start, with_stats)
 
 
+class _XlsumScorer:
+    """Flavor ``xlsum`` on the core: rouge_score's rules (``"rouge_score"`` engines) on tokens that
+    Python hands over split on spaces.  Two engines, because XL-Sum's scorer tokenizes rougeLsum's
+    sentences differently from the whole text (no segmenter there): one reads each text's tokens as
+    one line (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum).  The space
+    tokens jieba and newmm return (counted by XL-Sum's scorer) travel as private-use characters,
+    which the BasicTokenizer removes from real text."""
+
+    def __init__(self, whole, sentences, tokenize, sentence_tokenize):
+        self.whole = _CompiledScorer(whole) if whole is not None else None
+        self.sentences = _CompiledScorer(sentences) if sentences is not None else None
+        self.tokenize = tokenize
+        self.sentence_tokenize = sentence_tokenize
+
+    @staticmethod
+    def _line(tokens):
+        return " ".join(t if not t.isspace() else "\ue000" * len(t) for t in tokens)
+
+    @staticmethod
+    def _convert(predictions, references, start, stop, convert):
+        from .rouge_score_flavor import as_text
+
+        preds = [convert(as_text(predictions[k], "predictions[%d]" % k)) for k in range(start, stop)]
+        refs = []
+        for k in range(start, stop):
+            texts = references[k] if isinstance(references[k], (list, tuple)) else [references[k]]
+            refs.append([convert(as_text(x, "references[%d]" % k)) for x in texts])
+        return preds, refs
+
+    def run(self, predictions, references, start, stop, with_stats):
+        from .rouge_score_flavor import sentences_of
+
+        parts = []
+        if self.whole is not None:
+            def whole(text):
+                return [self._line(self.tokenize(text))]
+            preds, refs = self._convert(predictions, references, start, stop, whole)
+            parts.append(self.whole.run(preds, refs, 0, stop - start, with_stats))
+        if self.sentences is not None:
+            def sentences(text):
+                return [self._line(self.sentence_tokenize(x)) for x in sentences_of(text)]
+            preds, refs = self._convert(predictions, references, start, stop, sentences)
+            parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats))
+        scores, stats = parts[0]
+        for more_scores, more_stats in parts[1:]:
+            for k in range(len(scores)):
+                scores[k].update(more_scores[k])
+                if with_stats:
+                    stats[k].update(more_stats[k])
+        return scores, stats
+
+
+def _xlsum_engine(scorer, types):
+    """Flavor ``xlsum`` on the core, or None while the core has no XL-Sum tokenizer."""
+    if not getattr(compiled.core, "XLSUM_TOKENIZER", False):
+        return None
+    args = ("rouge_score",)
+    tail = (0, 0, scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha), None, Score, PairStats, None)
+    whole_types = [t for t in types if t[1] != "Lsum"]
+    sentence_types = [t for t in types if t[1] == "Lsum"]
+    whole = compiled.core.Engine(*args, whole_types, *tail, tokenizer="whitespace") if whole_types else None
+    sentences = compiled.core.Engine(*args, sentence_types, *tail, tokenizer="whitespace") if sentence_types else None
+    return _XlsumScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize)
+
+
 def _lang_engine(scorer, types):
     """The compiled form of flavors rouge155/paper with ``lang``, or None while the core has no
     XL-Sum tokenizer (``_core.XLSUM_TOKENIZER``): the pure-Python engine then scores."""
@@ -172,10 +237,11 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     if cached is not None and cached[0] == key:
         return cached[1]
     result = None
-    if getattr(scorer, "lang", None) is not None and getattr(scorer, "tokenizer", None) is None:
+    if (getattr(scorer, "lang", None) is not None or scorer.flavor == "xlsum") \
+            and getattr(scorer, "tokenizer", None) is None:
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
                   bool(t.unigrams)) for t in scorer.types]
-        result = _lang_engine(scorer, types)
+        result = _xlsum_engine(scorer, types) if scorer.flavor == "xlsum" else _lang_engine(scorer, types)
     elif (getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score")
             and getattr(scorer, "lang", None) is None):
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),

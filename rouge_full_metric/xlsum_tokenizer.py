@@ -23,8 +23,8 @@ The anchor tokenizes a text in this order (each step reimplemented here exactly)
 anchor passes no tokenizer there, so neither the segmenter nor the aggressive split nor the
 CJK split runs -- a quirk kept in flavor ``xlsum``.
 """
+import bisect
 import re
-import sys
 import unicodedata
 from typing import Callable, List, Optional
 
@@ -40,52 +40,48 @@ _PROTECTED_SPACE = "\uff050020"
 _CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
                (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
 
-_compiled = {}
+# Per-character decisions, made once per distinct character and kept in str.translate tables:
+# a character class with hundreds of ranges makes Python's re slow, a dict lookup does not.
+_BASIC_SEEN = set()
+_BASIC_TABLE = {}      # ord -> None (dropped: NUL, U+FFFD, category C but \t\n\r) or " " (punctuation)
+_KIND_TABLE = {}       # ord -> "L" letter, "N" number, "M" mark, "O" other, " " space
+_RANGES = {}
+_AGGRESSIVE = re.compile(r"L[LM]*|N[NM]*| ?M+|OM*")
+_CJK = re.compile("[%s]" % "".join("%s-%s" % (re.escape(chr(a)), re.escape(chr(b))) for a, b in _CJK_RANGES))
 
 
-def _class(ranges) -> str:
-    return "".join(re.escape(chr(a)) if a == b else "%s-%s" % (re.escape(chr(a)), re.escape(chr(b)))
-                   for a, b in ranges)
+def _parse(spec) -> tuple:
+    pairs = [tuple(int(x, 16) for x in item.split("-")) for item in "".join(spec).split()]
+    return [a for a, _ in pairs], [b for _, b in pairs]
 
 
-def _parse(spec) -> list:
-    return [tuple(int(x, 16) for x in item.split("-")) for item in "".join(spec).split()]
+def _in(cp: int, ranges) -> bool:
+    starts, ends = ranges
+    k = bisect.bisect_right(starts, cp) - 1
+    return k >= 0 and cp <= ends[k]
 
 
-def _merge(cps) -> list:
-    out: list = []
-    for cp in cps:
-        if out and out[-1][1] == cp - 1:
-            out[-1][1] = cp
-        else:
-            out.append([cp, cp])
-    return out
+def _basic_kind(c: str):
+    cp = ord(c)
+    cat = unicodedata.category(c)
+    if cp == 0 or cp == 0xFFFD or (cat[0] == "C" and c not in "\t\n\r"):
+        return None
+    if cat[0] == "P" or 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
+        return " "
+    return False
 
 
-def _regexes():
-    """Build (once) the regular expressions; the punctuation and control classes come from the
-    running Python's ``unicodedata``, as the anchor's do."""
-    if _compiled:
-        return _compiled
-    drop, punct = [], []
-    for cp in range(sys.maxunicode + 1):
-        cat = unicodedata.category(chr(cp))
-        if cat[0] == "C" and cp not in (9, 10, 13):
-            drop.append(cp)
-        elif cat[0] == "P" or 33 <= cp <= 47 or 58 <= cp <= 64 or 91 <= cp <= 96 or 123 <= cp <= 126:
-            punct.append(cp)
-    drop.append(0xFFFD)
-    drop.sort()
-    _compiled["drop"] = re.compile("[%s]+" % _class(_merge(drop)))
-    # str.split() and re's \s agree (both Py_UNICODE_ISSPACE).
-    _compiled["split"] = re.compile(r"[\s%s]+" % _class(_merge(punct)))
-    letters = _class(_parse(xlsum_unicode.LETTERS))
-    numbers = _class(_parse(xlsum_unicode.NUMBERS))
-    marks = _class(_parse(xlsum_unicode.MARKS))
-    _compiled["aggressive"] = re.compile("[%s][%s%s]*|[%s][%s%s]*| ?[%s]+|[^ %s%s%s][%s]*" % (
-        letters, letters, marks, numbers, numbers, marks, marks, letters, numbers, marks, marks))
-    _compiled["cjk"] = re.compile("[%s]" % _class(_CJK_RANGES))
-    return _compiled
+def _aggressive_kind(c: str) -> str:
+    if not _RANGES:
+        _RANGES.update(L=_parse(xlsum_unicode.LETTERS), N=_parse(xlsum_unicode.NUMBERS),
+                       M=_parse(xlsum_unicode.MARKS))
+    if c == " ":
+        return " "
+    cp = ord(c)
+    for kind in "LNM":
+        if _in(cp, _RANGES[kind]):
+            return kind
+    return "O"
 
 
 def basic_tokens(text: str) -> List[str]:
@@ -94,8 +90,16 @@ def basic_tokens(text: str) -> List[str]:
     >>> basic_tokens("Hello, wörld! $5.20 (l'été) 北京，今天")
     ['Hello', 'wörld', '5', '20', 'l', 'été', '北京', '今天']
     """
-    rx = _regexes()
-    return [t for t in rx["split"].split(rx["drop"].sub("", text)) if t]
+    new = set(text).difference(_BASIC_SEEN)
+    if new:
+        for c in new:
+            kind = _basic_kind(c)
+            if kind is not False:
+                _BASIC_TABLE[ord(c)] = kind
+        _BASIC_SEEN.update(new)
+    # Python's str.split() is the BasicTokenizer's whitespace split (its \x1c-\x1f and \x85 are
+    # category C and already gone).
+    return text.translate(_BASIC_TABLE).split()
 
 
 def aggressive(text: str) -> List[str]:
@@ -106,13 +110,19 @@ def aggressive(text: str) -> List[str]:
     >>> aggressive("abc123def 3x ° ५५ नमस्ते ▁")
     ['abc', '123', 'def', '3', 'x', '°', '५५', 'नमस्ते', '_']
     """
-    tokens = _regexes()["aggressive"].findall(text)
-    for k, t in enumerate(tokens):
+    missing = [c for c in set(text) if ord(c) not in _KIND_TABLE]
+    for c in missing:
+        _KIND_TABLE[ord(c)] = _aggressive_kind(c)
+    tokens = []
+    for m in _AGGRESSIVE.finditer(text.translate(_KIND_TABLE)):
+        a, b = m.span()
+        t = text[a:b]
         if t[0] == " ":
             # Marks after a space: pyonmttok keeps the space, protected as "％0020", in the token.
-            tokens[k] = _PROTECTED_SPACE + t[1:]
-        elif len(t) == 1 or t[0] in _SUBSTITUTED:
-            tokens[k] = t.translate(_SUBSTITUTES)
+            t = _PROTECTED_SPACE + t[1:]
+        elif t[0] in _SUBSTITUTED:
+            t = t.translate(_SUBSTITUTES)
+        tokens.append(t)
     return tokens
 
 
@@ -123,10 +133,9 @@ def split_cjk(tokens: List[str]) -> List[str]:
     ['北', '京', 'abc', 'x']
     """
     text = " ".join(tokens)
-    cjk = _regexes()["cjk"]
-    if cjk.search(text) is None:
+    if _CJK.search(text) is None:
         return tokens
-    return cjk.sub(r" \g<0> ", text).split()
+    return _CJK.sub(r" \g<0> ", text).split()
 
 
 def default_tokens(sanitized: str) -> List[str]:

@@ -48,3 +48,22 @@ def test_compiled_equals_python(lang, options):
         got = score_examples(scorer, predictions, references, backend="compiled")
         want = score_examples(scorer, predictions, references, backend="python")
     assert got == want
+
+
+@pytest.mark.skipif(not HAS_XLSUM, reason="the compiled core has no XL-Sum tokenizer yet")
+@pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
+@pytest.mark.parametrize("lang", [None] + LANGS)
+def test_compiled_equals_python_flavor_xlsum(lang, use_stemmer):
+    if lang in SEGMENTERS:
+        pytest.importorskip(SEGMENTERS[lang])
+    pairs = xlsum_texts.pairs(lang or "english", 80, seed=8)
+    predictions = [p for p, _ in pairs]
+    references = [[r, p[::-1]] if k % 3 == 0 else r for k, (p, r) in enumerate(pairs)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], flavor="xlsum", lang=lang,
+                             use_stemmer=use_stemmer)
+        assert compiled_scorer(scorer) is not None
+        got = score_examples(scorer, predictions, references, backend="compiled")
+        want = score_examples(scorer, predictions, references, backend="python")
+    assert got == want
