@@ -95,3 +95,28 @@ def test_identical_texts_score_one_in_the_anchor_too():
     text = "ภาษาไทย ง่าย นิดเดียว\nสวัสดีครับ"
     assert compare("thai", False, [(text, text)])[0] == 1
     assert RougeScorer(TYPES, flavor="xlsum", lang="th").score(text, text)["rougeLsum"].fmeasure == 1.0
+
+
+def test_snowball_leaves_nltk_stopwords_unstemmed_when_the_corpus_is_there(monkeypatch):
+    """With NLTK's stopwords corpus installed, the stems are the anchor's ignore_stopwords=True
+    stems (the corpus is a download, so a small stand-in list plays it here, on both sides)."""
+    import nltk.stem.snowball
+
+    words = {"english": ["having", "being", "doing", "during"], "russian": ["которые", "этого"],
+             "spanish": ["nosotros", "estaban"]}
+
+    class Corpus:
+        @staticmethod
+        def words(lang):
+            return words[lang]
+
+    monkeypatch.setattr(nltk.stem.snowball, "stopwords", Corpus)
+    monkeypatch.setattr(multilingual_stemmers, "_stopwords", lambda lang: words[lang])
+    monkeypatch.setattr(multilingual_stemmers, "_cache", {})
+    for lang, sample in (("english", "having runners being doing during generously"),
+                         ("russian", "которые книгами этого говорили"), ("spanish", "nosotros corriendo estaban")):
+        ours = multilingual_stemmers.get(lang, lang)
+        theirs = anchor_stemmers.NLTKStemmer(lang, ignore_stopwords=True)
+        assert [ours(w) for w in sample.split()] == [theirs(w) for w in sample.split()]
+        assert ours(words[lang][0]) == words[lang][0]   # a stop word stays whole
+    monkeypatch.setattr(multilingual_stemmers, "_cache", {})
