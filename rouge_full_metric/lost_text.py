@@ -70,31 +70,37 @@ def suggest(text) -> str:
     return "the language of the texts"
 
 
-def first_lost(predictions: Iterable, references: Iterable) -> Optional[tuple]:
-    """``(argument, index, text)`` of the first text that loses most of its letters, or None.
+def first_lost(predictions: Iterable, references: Iterable, single: bool = False) -> Optional[tuple]:
+    """``(where, text)`` of the first text that loses most of its letters, or None (``single``:
+    one example, as ``RougeScorer.score`` takes it).
 
     >>> first_lost(["a b", "北京"], [["a"], ["c"]])
-    ('predictions', 1, '北京')
+    ('predictions[1]', '北京')
+    >>> first_lost(["a"], [["b", "北京"]], single=True)
+    ('references[1]', '北京')
     """
     for k, text in enumerate(predictions):
         if loses_letters(text):
-            return ("predictions", k, text)
+            return ("prediction" if single else "predictions[%d]" % k, text)
     for k, refs in enumerate(references):
-        for ref in ([refs] if isinstance(refs, (str, bytes, bytearray)) else refs):
+        many = not isinstance(refs, (str, bytes, bytearray))
+        for j, ref in enumerate(refs if many else [refs]):
             if loses_letters(ref):
-                return ("references", k, ref)
+                where = "references" + ("[%d]" % j if many else "") if single else \
+                    "references[%d]" % k + ("[%d]" % j if many else "")
+                return (where, ref)
     return None
 
 
 def warn(found: tuple, tokenizer: str, stacklevel: int = 3) -> None:
     """Issue the :class:`LostTextWarning` for ``first_lost``'s answer."""
-    argument, index, text = found
+    where, text = found
     sample = _as_str(text)[:40].replace("\n", " ")
     code = suggest(text)
     warnings.warn(
-        "%s[%d] (%r...) lost most of its letters to %s, which keeps ASCII letters and digits only, "
+        "%s (%r...) lost most of its letters to %s, which keeps ASCII letters and digits only, "
         "so its ROUGE scores say nothing about the summary (often 0).  Give the texts' language: "
         "lang=%s (XL-Sum's 45 languages by name or ISO 639-1 code; CLI: --lang), or "
         "flavor='xlsum' to score as XL-Sum's multilingual ROUGE."
-        % (argument, index, sample, tokenizer, code if code.startswith("'") else "<%s>" % code),
+        % (where, sample, tokenizer, code if code.startswith("'") else "<%s>" % code),
         LostTextWarning, stacklevel=stacklevel)

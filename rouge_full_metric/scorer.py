@@ -375,7 +375,7 @@ class RougeScorer:
         >>> RougeScorer(["rouge2"]).score("a b c d", ["a b x", "b c"])["rouge2"]
         Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
         """
-        self._check_lost([prediction], [references])
+        self._check_lost([prediction], [references], single=True)
         return score_one(self, prediction, references)[1]
 
     def score_batch(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> List[Dict[str, Score]]:
@@ -447,13 +447,13 @@ class RougeScorer:
                                     confidence, int(n_bootstrap))
         return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap))
 
-    def _check_lost(self, predictions, references) -> None:
+    def _check_lost(self, predictions, references, single: bool = False) -> None:
         """Warn (:class:`.lost_text.LostTextWarning`) when an ASCII-only tokenizer drops most of a
         text's letters; ``lang`` pipelines and custom tokenizers keep every letter."""
         if self.language is not None or self.flavor == "xlsum" or self.tokenizer is not None:
             return
         try:
-            found = lost_text.first_lost(predictions, references)
+            found = lost_text.first_lost(predictions, references, single)
         except TypeError:   # malformed input: the scoring code raises the precise error
             return
         if found is not None:
