@@ -40,18 +40,22 @@ def _as_str(text) -> str:
     return ""
 
 
-def loses_letters(text) -> bool:
-    """Whether most letters and digits of ``text`` are outside ASCII (lost to the Perl's tokenizer).
+def loses_letters(text, unicode_lower: bool = False) -> bool:
+    """Whether most letters and digits of ``text`` are outside ASCII (lost to the Perl's tokenizer;
+    ``unicode_lower``: to rouge_score's, which lower-cases first, so "K" (Kelvin) becomes "k").
 
     >>> loses_letters("北京今天下雨了。"), loses_letters("Café au lait"), loses_letters("")
     (True, False, False)
+    >>> loses_letters("\u212a"), loses_letters("\u212a", unicode_lower=True)
+    (True, False)
     """
     text = _as_str(text)
     if text.isascii():
         return False
     head = text[:_PREFIX]
     total = len(_ALNUM.findall(head))
-    return total > 0 and 2 * len(_ASCII_ALNUM.findall(head)) < total
+    kept = len(_ASCII_ALNUM.findall(head.lower() if unicode_lower else head))
+    return total > 0 and 2 * kept < total
 
 
 def suggest(text) -> str:
@@ -70,7 +74,8 @@ def suggest(text) -> str:
     return "the language of the texts"
 
 
-def first_lost(predictions: Iterable, references: Iterable, single: bool = False) -> Optional[tuple]:
+def first_lost(predictions: Iterable, references: Iterable, single: bool = False,
+               unicode_lower: bool = False) -> Optional[tuple]:
     """``(where, text)`` of the first text that loses most of its letters, or None (``single``:
     one example, as ``RougeScorer.score`` takes it).
 
@@ -80,12 +85,12 @@ def first_lost(predictions: Iterable, references: Iterable, single: bool = False
     ('references[1]', '北京')
     """
     for k, text in enumerate(predictions):
-        if loses_letters(text):
+        if loses_letters(text, unicode_lower):
             return ("prediction" if single else "predictions[%d]" % k, text)
     for k, refs in enumerate(references):
         many = not isinstance(refs, (str, bytes, bytearray))
         for j, ref in enumerate(refs if many else [refs]):
-            if loses_letters(ref):
+            if loses_letters(ref, unicode_lower):
                 where = "references" + ("[%d]" % j if many else "") if single else \
                     "references[%d]" % k + ("[%d]" % j if many else "")
                 return (where, ref)

@@ -453,7 +453,7 @@ class RougeScorer:
         if self.language is not None or self.flavor == "xlsum" or self.tokenizer is not None:
             return
         try:
-            found = lost_text.first_lost(predictions, references, single)
+            found = lost_text.first_lost(predictions, references, single, self.flavor == "rouge_score")
         except TypeError:   # malformed input: the scoring code raises the precise error
             return
         if found is not None:
