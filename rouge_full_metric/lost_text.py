@@ -6,9 +6,12 @@ tokens and every score is 0 -- silently, in the Perl and in ``evaluate``'s rouge
 ``score``/``score_batch``/``score_corpus`` call (so each ``compute`` and each CLI run) checks its
 texts and warns once with :class:`LostTextWarning`, naming the fix (``lang=...``).
 
-Cheap on the hot path: an ASCII text is never checked further (``str.isascii`` runs in C), the
-check of another text looks at its first 2,000 characters, and checking stops at the first hit.
+Cheap on the hot path: only the first 200 examples are looked at (a corpus is in one language;
+lazy inputs such as the CLI's file readers are not read twice), an ASCII text is never checked
+further (``str.isascii`` runs in C), another text only in its first 2,000 characters, and checking
+stops at the first hit.
 """
+import itertools
 import re
 import unicodedata
 import warnings
@@ -17,6 +20,7 @@ from typing import Iterable, Optional
 _ALNUM = re.compile(r"[^\W_]")
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
 _PREFIX = 2000
+_EXAMPLES = 200
 
 # The first letter's script -> the ISO 639-1 code suggested in the warning.
 _SCRIPTS = (("CJK", "zh"), ("HIRAGANA", "ja"), ("KATAKANA", "ja"), ("THAI", "th"), ("MYANMAR", "my"),
@@ -84,10 +88,10 @@ def first_lost(predictions: Iterable, references: Iterable, single: bool = False
     >>> first_lost(["a"], [["b", "北京"]], single=True)
     ('references[1]', '北京')
     """
-    for k, text in enumerate(predictions):
+    for k, text in enumerate(itertools.islice(predictions, _EXAMPLES)):
         if loses_letters(text, unicode_lower):
             return ("prediction" if single else "predictions[%d]" % k, text)
-    for k, refs in enumerate(references):
+    for k, refs in enumerate(itertools.islice(references, _EXAMPLES)):
         many = not isinstance(refs, (str, bytes, bytearray))
         for j, ref in enumerate(refs if many else [refs]):
             if loses_letters(ref, unicode_lower):
