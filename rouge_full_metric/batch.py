@@ -73,19 +73,49 @@ class _CompiledScorer:
             self.release(worker)
 
 
-class _PretokenizedScorer(_CompiledScorer):
-    """``lang`` with a segmenter or a word limit: Python tokenizes each line (the segmenters are
-    Python packages), the core reads each line's tokens split on spaces (``tokenizer="whitespace"``),
-    so that the Perl's word limit counts tokens."""
+class _Words:
+    """How Python hands tokens to the core, one line of words per line of text.
 
-    def __init__(self, engine, tokenize):
+    With the core's XL-Sum support (``tokenizer="whitespace"``) the tokens themselves, split on
+    spaces (the space tokens jieba and newmm return -- counted by XL-Sum's scorer -- travel as
+    private-use characters, which the BasicTokenizer removes from real text).  Without it, ASCII
+    pseudo-words ``t<k>``, one per distinct token: the core's own tokenizer keeps them whole and the
+    scores depend only on which tokens are equal (the check ROUGE-1.5.5.pl's goldens use)."""
+
+    def __init__(self, pseudo: bool):
+        self.pseudo = pseudo
+        self.ids: Dict[str, str] = {}
+        self.lock = threading.Lock()
+
+    def line(self, tokens) -> str:
+        if not self.pseudo:
+            return " ".join(t if not t.isspace() else "\ue000" * len(t) for t in tokens)
+        ids, out = self.ids, []
+        for t in tokens:
+            word = ids.get(t)
+            if word is None:
+                with self.lock:   # numbering must not race between threads
+                    word = ids.setdefault(t, "t%d" % len(ids))
+            out.append(word)
+        return " ".join(out)
+
+
+class _PretokenizedScorer(_CompiledScorer):
+    """Flavors rouge155/paper with ``lang``: Python tokenizes each line (the segmenters are Python
+    packages), the core scores the lines of words (:class:`_Words`), so that the Perl's word limit
+    counts tokens."""
+
+    def __init__(self, engine, tokenize, words: _Words):
         super().__init__(engine)
         self.tokenize = tokenize
+        self.words = words
 
     def _text(self, text, argument):
         from .lang_pipeline import lines_of
 
-        return [" ".join(self.tokenize(line)) for line in lines_of(text, argument)]
+        # lines without tokens are dropped, as RougeScorer does with lang (an empty first line
+        # would otherwise count as a word under the Perl's word limit of the whole text)
+        return [self.words.line(tokens) for tokens in map(self.tokenize, lines_of(text, argument)) if tokens]
 
     def run(self, predictions, references, start, stop, with_stats):
         preds, refs = [], []
@@ -100,22 +130,17 @@ class _PretokenizedScorer(_CompiledScorer):
 
 
 class _XlsumScorer:
-    """Flavor ``xlsum`` on the core: rouge_score's rules (``"rouge_score"`` engines) on tokens that
-    Python hands over split on spaces.  Two engines, because XL-Sum's scorer tokenizes rougeLsum's
-    sentences differently from the whole text (no segmenter there): one reads each text's tokens as
-    one line (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum).  The space
-    tokens jieba and newmm return (counted by XL-Sum's scorer) travel as private-use characters,
-    which the BasicTokenizer removes from real text."""
+    """Flavor ``xlsum`` on the core: rouge_score's rules (``"rouge_score"`` engines) on the lines of
+    words of :class:`_Words`.  Two engines, because XL-Sum's scorer tokenizes rougeLsum's sentences
+    differently from the whole text (no segmenter there): one reads each text's tokens as one line
+    (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum)."""
 
-    def __init__(self, whole, sentences, tokenize, sentence_tokenize):
+    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: _Words):
         self.whole = _CompiledScorer(whole) if whole is not None else None
         self.sentences = _CompiledScorer(sentences) if sentences is not None else None
         self.tokenize = tokenize
         self.sentence_tokenize = sentence_tokenize
-
-    @staticmethod
-    def _line(tokens):
-        return " ".join(t if not t.isspace() else "\ue000" * len(t) for t in tokens)
+        self.words = words
 
     @staticmethod
     def _convert(predictions, references, start, stop, convert):
@@ -131,15 +156,16 @@ class _XlsumScorer:
     def run(self, predictions, references, start, stop, with_stats):
         from .rouge_score_flavor import sentences_of
 
+        line = self.words.line
         parts = []
         if self.whole is not None:
             def whole(text):
-                return [self._line(self.tokenize(text))]
+                return [line(self.tokenize(text))]
             preds, refs = self._convert(predictions, references, start, stop, whole)
             parts.append(self.whole.run(preds, refs, 0, stop - start, with_stats))
         if self.sentences is not None:
             def sentences(text):
-                return [self._line(self.sentence_tokenize(x)) for x in sentences_of(text)]
+                return [line(self.sentence_tokenize(x)) for x in sentences_of(text)]
             preds, refs = self._convert(predictions, references, start, stop, sentences)
             parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats))
         scores, stats = parts[0]
@@ -151,36 +177,47 @@ class _XlsumScorer:
         return scores, stats
 
 
+def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None):
+    args = (flavor, types, word_limit or 0, 0, scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
+            token_filter, Score, PairStats, None)
+    if tokenizer is None:
+        return compiled.core.Engine(*args)
+    return compiled.core.Engine(*args, tokenizer=tokenizer)
+
+
+def _has_xlsum_tokenizer() -> bool:
+    return bool(getattr(compiled.core, "XLSUM_TOKENIZER", False))
+
+
 def _xlsum_engine(scorer, types):
-    """Flavor ``xlsum`` on the core, or None while the core has no XL-Sum tokenizer."""
-    if not getattr(compiled.core, "XLSUM_TOKENIZER", False):
-        return None
-    args = ("rouge_score",)
-    tail = (0, 0, scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha), None, Score, PairStats, None)
+    """Flavor ``xlsum`` on the core: tokens handed over as words (see :class:`_Words`)."""
+    native = _has_xlsum_tokenizer()
+    tokenizer = "whitespace" if native else None
     whole_types = [t for t in types if t[1] != "Lsum"]
     sentence_types = [t for t in types if t[1] == "Lsum"]
-    whole = compiled.core.Engine(*args, whole_types, *tail, tokenizer="whitespace") if whole_types else None
-    sentences = compiled.core.Engine(*args, sentence_types, *tail, tokenizer="whitespace") if sentence_types else None
-    return _XlsumScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize)
+    whole = _engine("rouge_score", whole_types, 0, scorer, tokenizer=tokenizer) if whole_types else None
+    sentences = _engine("rouge_score", sentence_types, 0, scorer, tokenizer=tokenizer) if sentence_types else None
+    return _XlsumScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize, _Words(not native))
 
 
 def _lang_engine(scorer, types):
-    """The compiled form of flavors rouge155/paper with ``lang``, or None while the core has no
-    XL-Sum tokenizer (``_core.XLSUM_TOKENIZER``): the pure-Python engine then scores."""
-    if not getattr(compiled.core, "XLSUM_TOKENIZER", False) or scorer.flavor not in ("rouge155", "paper"):
+    """Flavors rouge155/paper with ``lang`` on the core.  With the core's XL-Sum tokenizer, an
+    unsegmented language without a word limit is tokenized in C (``tokenizer="xlsum"``, the
+    language's stemmer as the token filter); otherwise Python tokenizes and hands words over."""
+    if scorer.flavor not in ("rouge155", "paper"):
         return None
     language = scorer.language
-    args = (scorer.flavor, types, scorer.word_limit or 0, 0, scorer.multi_ref, bool(scorer.jackknife),
-            float(scorer.alpha))
+    if not _has_xlsum_tokenizer():
+        return _PretokenizedScorer(_engine(scorer.flavor, types, scorer.word_limit, scorer),
+                                   scorer._lang_tokenize, _Words(True))
     if language.segmenter or scorer.word_limit:
-        engine = compiled.core.Engine(*args, None, Score, PairStats, None, tokenizer="whitespace")
-        return _PretokenizedScorer(engine, scorer._lang_tokenize)
+        engine = _engine(scorer.flavor, types, scorer.word_limit, scorer, tokenizer="whitespace")
+        return _PretokenizedScorer(engine, scorer._lang_tokenize, _Words(False))
     from .lang_pipeline import stemmer as lang_stemmer
 
     stem = lang_stemmer(language, scorer.use_stemmer, None)
     token_filter = None if stem is None else (lambda token: (stem(token) if len(token) > 3 else token) or None)
-    engine = compiled.core.Engine(*args, token_filter, Score, PairStats, None, tokenizer="xlsum")
-    return _CompiledScorer(engine)
+    return _CompiledScorer(_engine(scorer.flavor, types, 0, scorer, token_filter, tokenizer="xlsum"))
 
 
 def _options_key(scorer) -> tuple:
