@@ -8,6 +8,7 @@ The three packages are optional (``pip install "rouge_full_metric[multilingual]"
 first use; Burmese needs nothing.  Nothing is downloaded: Japanese uses the ``unidic-lite``
 dictionary shipped inside its wheel (never the ``unidic`` package, whose dictionary is a download).
 """
+import threading
 from typing import Callable, Dict, List
 
 EXTRA = 'pip install "rouge_full_metric[multilingual]"'
@@ -49,8 +50,11 @@ def _fugashi(language: str):
     dicdir = unidic_lite.DICDIR
     tagger = fugashi.Tagger('-r "%s" -d "%s" -O wakati -b 50000' % (os.path.join(dicdir, "mecabrc"), dicdir))
 
+    lock = threading.Lock()   # one MeCab tagger: never parse with it from two threads at once
+
     def segment(text: str) -> List[str]:
-        return tagger.parse(text).split()
+        with lock:
+            return tagger.parse(text).split()
 
     return segment
 
