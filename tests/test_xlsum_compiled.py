@@ -60,3 +60,17 @@ def test_compiled_equals_python_flavor_xlsum(lang, use_stemmer):
         got = score_examples(scorer, predictions, references, backend="compiled")
         want = score_examples(scorer, predictions, references, backend="python")
     assert got == want
+
+
+@pytest.mark.skipif(not HAS_CORE, reason="the compiled core is not built")
+@pytest.mark.parametrize("flavor", ["rouge155", "xlsum"])
+def test_threads_share_the_pseudo_words(flavor):
+    pytest.importorskip("jieba")
+    pairs = xlsum_texts.pairs("chinese", 600, seed=9, max_words=12)
+    predictions, references = [p for p, _ in pairs], [r for _, r in pairs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scorer = RougeScorer(["rouge1", "rougeL", "rougeLsum"], flavor=flavor, lang="zh")
+        got = scorer.score_batch(predictions, references, n_jobs=2)
+        want = score_examples(scorer, predictions, references, with_statistics=False, backend="python")[0]
+    assert got == want
