@@ -33,7 +33,6 @@ from . import xlsum_unicode
 # The three substitutions pyonmttok makes on tokens (its others are for characters the
 # BasicTokenizer already removed as punctuation).
 _SUBSTITUTES = str.maketrans({"\u2581": "_", "\uffe8": "\u2502", "\uffed": "\u25a0"})
-_SUBSTITUTED = frozenset("\u2581\uffe8\uffed")
 _PROTECTED_SPACE = "\uff050020"
 
 # BERT's "Chinese character" blocks (tokenize_chinese_chars).
@@ -44,9 +43,7 @@ _CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700,
 # a character class with hundreds of ranges makes Python's re slow, a dict lookup does not.
 _BASIC_SEEN = set()
 _BASIC_TABLE = {}      # ord -> None (dropped: NUL, U+FFFD, category C but \t\n\r) or " " (punctuation)
-_KIND_TABLE = {}       # ord -> "L" letter, "N" number, "M" mark, "O" other, " " space
 _RANGES = {}
-_AGGRESSIVE = re.compile(r"L[LM]*|N[NM]*| ?M+|OM*")
 _CJK = re.compile("[%s]" % "".join("%s-%s" % (re.escape(chr(a)), re.escape(chr(b))) for a, b in _CJK_RANGES))
 
 
@@ -102,6 +99,17 @@ def basic_tokens(text: str) -> List[str]:
     return text.translate(_BASIC_TABLE).split()
 
 
+# The aggressive split runs in C: each character is written behind a marker of its class (a
+# control character, which the BasicTokenizer has removed from the text), one regular expression
+# over the markers puts a space after every token, and the markers are deleted.
+_MARK = {"L": "\x01", "N": "\x02", "M": "\x03", "O": "\x04"}
+_PAIR_TABLE = {ord(" "): " "}    # ord -> marker + character (substituted where pyonmttok does)
+_SPACE_MARK = re.compile(" \x03")
+_TOKENS = re.compile("\x01.(?:[\x01\x03].)*|\x02.(?:[\x02\x03].)*|(?:\uff050020)?(?:\x03.)+|\x04.(?:\x03.)*",
+                     re.DOTALL)
+_UNMARK = {ord(m): None for m in _MARK.values()}
+
+
 def aggressive(text: str) -> List[str]:
     """OpenNMT Tokenizer's ``aggressive`` mode (``pyonmttok.Tokenizer("aggressive")``) on a
     text that went through :func:`basic_tokens` (so it holds no control character and no
@@ -110,20 +118,15 @@ def aggressive(text: str) -> List[str]:
     >>> aggressive("abc123def 3x ° ५५ नमस्ते ▁")
     ['abc', '123', 'def', '3', 'x', '°', '५५', 'नमस्ते', '_']
     """
-    missing = [c for c in set(text) if ord(c) not in _KIND_TABLE]
-    for c in missing:
-        _KIND_TABLE[ord(c)] = _aggressive_kind(c)
-    tokens = []
-    for m in _AGGRESSIVE.finditer(text.translate(_KIND_TABLE)):
-        a, b = m.span()
-        t = text[a:b]
-        if t[0] == " ":
-            # Marks after a space: pyonmttok keeps the space, protected as "％0020", in the token.
-            t = _PROTECTED_SPACE + t[1:]
-        elif t[0] in _SUBSTITUTED:
-            t = t.translate(_SUBSTITUTES)
-        tokens.append(t)
-    return tokens
+    table = _PAIR_TABLE
+    for c in set(text):
+        if ord(c) not in table:
+            table[ord(c)] = _MARK[_aggressive_kind(c)] + c.translate(_SUBSTITUTES)
+    marked = text.translate(table)
+    if "\x03" in marked:
+        # Marks after a space: pyonmttok keeps the space, protected as "％0020", in the token.
+        marked = _SPACE_MARK.sub(" " + _PROTECTED_SPACE + "\x03", marked)
+    return _TOKENS.sub("\\g<0> ", marked).translate(_UNMARK).split()
 
 
 def split_cjk(tokens: List[str]) -> List[str]:
