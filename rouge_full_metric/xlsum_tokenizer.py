@@ -101,13 +101,17 @@ def basic_tokens(text: str) -> List[str]:
 
 # The aggressive split runs in C: each character is written behind a marker of its class (a
 # control character, which the BasicTokenizer has removed from the text), one regular expression
-# over the markers puts a space after every token, and the markers are deleted.
+# over the markers finds the tokens, and the markers are deleted.
 _MARK = {"L": "\x01", "N": "\x02", "M": "\x03", "O": "\x04"}
 _PAIR_TABLE = {ord(" "): " "}    # ord -> marker + character (substituted where pyonmttok does)
-_SPACE_MARK = re.compile(" \x03")
 _TOKENS = re.compile("\x01.(?:[\x01\x03].)*|\x02.(?:[\x02\x03].)*|(?:\uff050020)?(?:\x03.)+|\x04.(?:\x03.)*",
                      re.DOTALL)
 _UNMARK = {ord(m): None for m in _MARK.values()}
+
+
+_KIND_TABLE = {ord(" "): " "}    # ord -> its class letter: L, N, M or O
+# A word that the aggressive mode leaves whole: one run of letters or of numbers (marks included).
+_COMPLEX_WORD = re.compile(r"(?<!\S)(?!(?:L[LM]*|N[NM]*)(?!\S))\S+")
 
 
 def aggressive(text: str) -> List[str]:
@@ -118,15 +122,27 @@ def aggressive(text: str) -> List[str]:
     >>> aggressive("abc123def 3x ° ५५ नमस्ते ▁")
     ['abc', '123', 'def', '3', 'x', '°', '५५', 'नमस्ते', '_']
     """
-    table = _PAIR_TABLE
+    kinds, pairs = _KIND_TABLE, _PAIR_TABLE
     for c in set(text):
-        if ord(c) not in table:
-            table[ord(c)] = _MARK[_aggressive_kind(c)] + c.translate(_SUBSTITUTES)
-    marked = text.translate(table)
-    if "\x03" in marked:
-        # Marks after a space: pyonmttok keeps the space, protected as "％0020", in the token.
-        marked = _SPACE_MARK.sub(" " + _PROTECTED_SPACE + "\x03", marked)
-    return _TOKENS.sub("\\g<0> ", marked).translate(_UNMARK).split()
+        if ord(c) not in kinds:
+            kind = _aggressive_kind(c)
+            kinds[ord(c)] = kind
+            pairs[ord(c)] = _MARK[kind] + c.translate(_SUBSTITUTES)
+    # Most words are one run of letters or digits: only the others go through the split.
+    complex_words = [m.span() for m in _COMPLEX_WORD.finditer(text.translate(kinds))]
+    if not complex_words:
+        return text.split()
+    parts, last = [], 0
+    for a, b in complex_words:
+        parts.append(text[last:a])
+        marked = text[a:b].translate(pairs)
+        if a and marked[0] == "\x03":
+            # Marks after a space: pyonmttok keeps the space, protected as "％0020", in the token.
+            marked = _PROTECTED_SPACE + marked
+        parts.append(" ".join(_TOKENS.findall(marked)).translate(_UNMARK))
+        last = b
+    parts.append(text[last:])
+    return " ".join(parts).split()
 
 
 def split_cjk(tokens: List[str]) -> List[str]:
