@@ -135,12 +135,12 @@ class _XlsumScorer:
     differently from the whole text (no segmenter there): one reads each text's tokens as one line
     (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum)."""
 
-    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: _Words):
+    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: Optional[_Words]):
         self.whole = _CompiledScorer(whole) if whole is not None else None
         self.sentences = _CompiledScorer(sentences) if sentences is not None else None
         self.tokenize = tokenize
         self.sentence_tokenize = sentence_tokenize
-        self.words = words
+        self.words = words   # None: the engines tokenize the texts themselves ("xlsum", "xlsum_basic")
 
     @staticmethod
     def _convert(predictions, references, start, stop, convert):
@@ -156,8 +156,16 @@ class _XlsumScorer:
     def run(self, predictions, references, start, stop, with_stats):
         from .rouge_score_flavor import sentences_of
 
-        line = self.words.line
         parts = []
+        if self.words is None:
+            def raw(text):
+                return text
+            preds, refs = self._convert(predictions, references, start, stop, raw)
+            for engine in (self.whole, self.sentences):
+                if engine is not None:
+                    parts.append(engine.run(preds, refs, 0, stop - start, with_stats))
+            return self._merge(parts, with_stats)
+        line = self.words.line
         if self.whole is not None:
             def whole(text):
                 return [line(self.tokenize(text))]
@@ -168,6 +176,10 @@ class _XlsumScorer:
                 return [line(self.sentence_tokenize(x)) for x in sentences_of(text)]
             preds, refs = self._convert(predictions, references, start, stop, sentences)
             parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats))
+        return self._merge(parts, with_stats)
+
+    @staticmethod
+    def _merge(parts, with_stats):
         scores, stats = parts[0]
         for more_scores, more_stats in parts[1:]:
             for k in range(len(scores)):
@@ -189,12 +201,30 @@ def _has_xlsum_tokenizer() -> bool:
     return bool(getattr(compiled.core, "XLSUM_TOKENIZER", False))
 
 
+def _stem_filter(language, use_stemmer, default):
+    """The core's token filter for a language's stemmer (tokens longer than 3 characters), or None."""
+    from .lang_pipeline import stemmer as lang_stemmer
+
+    stem = lang_stemmer(language, use_stemmer, default)
+    if stem is None:
+        return None
+    return lambda token: (stem(token) if len(token) > 3 else token) or None
+
+
 def _xlsum_engine(scorer, types):
-    """Flavor ``xlsum`` on the core: tokens handed over as words (see :class:`_Words`)."""
+    """Flavor ``xlsum`` on the core.  With the core's XL-Sum tokenizer and no segmenter the core
+    tokenizes ("xlsum" for the whole text, "xlsum_basic" for rougeLsum's sentences, the stemmer as
+    token filter); otherwise Python's tokens are handed over as words (see :class:`_Words`)."""
     native = _has_xlsum_tokenizer()
-    tokenizer = "whitespace" if native else None
     whole_types = [t for t in types if t[1] != "Lsum"]
     sentence_types = [t for t in types if t[1] == "Lsum"]
+    if native and (scorer.language is None or not scorer.language.segmenter):
+        stem = _stem_filter(scorer.language, scorer.use_stemmer, "porter")
+        whole = _engine("rouge_score", whole_types, 0, scorer, stem, tokenizer="xlsum") if whole_types else None
+        sentences = (_engine("rouge_score", sentence_types, 0, scorer, stem, tokenizer="xlsum_basic")
+                     if sentence_types else None)
+        return _XlsumScorer(whole, sentences, None, None, None)
+    tokenizer = "whitespace" if native else None
     whole = _engine("rouge_score", whole_types, 0, scorer, tokenizer=tokenizer) if whole_types else None
     sentences = _engine("rouge_score", sentence_types, 0, scorer, tokenizer=tokenizer) if sentence_types else None
     return _XlsumScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize, _Words(not native))
@@ -207,17 +237,15 @@ def _lang_engine(scorer, types):
     if scorer.flavor not in ("rouge155", "paper"):
         return None
     language = scorer.language
-    if not _has_xlsum_tokenizer():
+    # The core's own tokenizers take no word limit: pseudo-words through its Perl reader then.
+    if not _has_xlsum_tokenizer() or scorer.word_limit:
         return _PretokenizedScorer(_engine(scorer.flavor, types, scorer.word_limit, scorer),
                                    scorer._lang_tokenize, _Words(True))
-    if language.segmenter or scorer.word_limit:
-        engine = _engine(scorer.flavor, types, scorer.word_limit, scorer, tokenizer="whitespace")
+    if language.segmenter:
+        engine = _engine(scorer.flavor, types, 0, scorer, tokenizer="whitespace")
         return _PretokenizedScorer(engine, scorer._lang_tokenize, _Words(False))
-    from .lang_pipeline import stemmer as lang_stemmer
-
-    stem = lang_stemmer(language, scorer.use_stemmer, None)
-    token_filter = None if stem is None else (lambda token: (stem(token) if len(token) > 3 else token) or None)
-    return _CompiledScorer(_engine(scorer.flavor, types, 0, scorer, token_filter, tokenizer="xlsum"))
+    stem = _stem_filter(language, scorer.use_stemmer, None)
+    return _CompiledScorer(_engine(scorer.flavor, types, 0, scorer, stem, tokenizer="xlsum"))
 
 
 def _options_key(scorer) -> tuple:
