@@ -12,7 +12,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROUGE_TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW-1.2",
                "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-FLAVORS = ["rouge155", "rouge_score", "paper", "matlab"]
+FLAVORS = ["rouge155", "rouge_score", "paper", "matlab", "xlsum"]
+NO_LANG = "none (ASCII tokenizer)"
+# XL-Sum's 45 languages (the metric also takes aliases and ISO 639-1 codes).
+LANGS = [NO_LANG] + """amharic arabic azerbaijani bengali burmese chinese_simplified chinese_traditional english
+    french gujarati hausa hindi igbo indonesian japanese kirundi korean kyrgyz marathi nepali oromo pashto persian
+    pidgin portuguese punjabi russian scottish_gaelic serbian_cyrillic serbian_latin sinhala somali spanish
+    swahili tamil telugu thai tigrinya turkish ukrainian urdu uzbek vietnamese welsh yoruba""".split()
 FLAVOR_DEFAULT = "flavor default"
 MULTI_REF = [FLAVOR_DEFAULT, "average", "best", "max", "max_rp"]
 JACKKNIFE = [FLAVOR_DEFAULT, "yes", "no"]
@@ -79,7 +85,7 @@ def parse_jsonl(text):
 
 
 def options_from_form(rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref, jackknife,
-                      split_sentences, use_aggregator, confidence_intervals):
+                      split_sentences, use_aggregator, confidence_intervals, lang=NO_LANG):
     """The metric's keyword arguments for the form's values ("flavor default" leaves them unset)."""
     options = dict(rouge_types=list(rouge_types or DEFAULT_TYPES), flavor=flavor, use_stemmer=bool(use_stemmer),
                    remove_stopwords=bool(remove_stopwords), split_sentences=split_sentences,
@@ -88,6 +94,8 @@ def options_from_form(rouge_types, flavor, use_stemmer, remove_stopwords, multi_
         options["multi_ref"] = multi_ref
     if jackknife and jackknife != FLAVOR_DEFAULT:
         options["jackknife"] = jackknife == "yes"
+    if lang and lang != NO_LANG:
+        options["lang"] = lang
     return options
 
 
@@ -106,6 +114,18 @@ def score(metric, predictions, references, options):
     result = {k: _nan_to_none(v) for k, v in result.items()}
     signature_options = {k: v for k, v in options.items() if k not in ("use_aggregator", "confidence_intervals")}
     return result, metric.signature(**signature_options)
+
+
+def score_with_notes(metric, predictions, references, options):
+    """(result dict, signature, notes): :func:`score` plus the warnings it raised (e.g. texts the
+    ASCII tokenizer empties, with the lang to choose), so the page shows them."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result, signature = score(metric, predictions, references, options)
+    notes = "\n".join(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, UserWarning)))
+    return result, signature, notes
 
 
 def card_markdown():
@@ -131,11 +151,11 @@ def build_demo(metric=None):
     def run(parse, first, second, *form):
         try:
             predictions, references = parse(first, second) if second is not None else parse(first)
-            result, signature = score(metric, predictions, references, options_from_form(*form))
-        except (ValueError, TypeError, LookupError) as error:
+            result, signature, notes = score_with_notes(metric, predictions, references, options_from_form(*form))
+        except (ValueError, TypeError, LookupError, ImportError) as error:
             # the metric's messages name the argument at fault: show them, not a stack trace
             raise gr.Error(str(error))
-        return result, signature
+        return result, signature, notes
 
     with gr.Blocks(title="rouge_full_metric") as demo:
         gr.Markdown("# rouge_full_metric\nEvery ROUGE variant, bit-exact with ROUGE-1.5.5.pl by default "
@@ -147,13 +167,14 @@ def build_demo(metric=None):
             multi_ref = gr.Dropdown(MULTI_REF, value=FLAVOR_DEFAULT, label="multi_ref (several references)")
             jackknife = gr.Dropdown(JACKKNIFE, value=FLAVOR_DEFAULT, label="jackknife")
             split_sentences = gr.Dropdown(SPLITTERS, value="newline", label="split_sentences (rougeLsum)")
+            lang = gr.Dropdown(LANGS, value=NO_LANG, label="lang (the texts' language)")
         with gr.Row():
             use_stemmer = gr.Checkbox(False, label="use_stemmer")
             remove_stopwords = gr.Checkbox(False, label="remove_stopwords (flavors rouge155, paper)")
             use_aggregator = gr.Checkbox(True, label="use_aggregator (corpus values)")
             confidence_intervals = gr.Checkbox(False, label="confidence_intervals")
         form = [rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref, jackknife, split_sentences,
-                use_aggregator, confidence_intervals]
+                use_aggregator, confidence_intervals, lang]
         with gr.Tab("One example per line"):
             predictions = gr.Textbox(EXAMPLE_PREDICTIONS, lines=5, label="predictions (one per line)")
             references = gr.Textbox(EXAMPLE_REFERENCES, lines=5,
@@ -166,6 +187,7 @@ def build_demo(metric=None):
             jsonl_button = gr.Button("Compute", variant="primary")
         result = gr.JSON(label="result")
         signature = gr.Textbox(label="signature (report it with the numbers)")
+        notes = gr.Textbox(label="warnings (e.g. texts the tokenizer emptied: choose their lang)")
 
         def score_lines(predictions_text, references_text, *form_values):
             return run(parse_lines, predictions_text, references_text, *form_values)
@@ -173,9 +195,9 @@ def build_demo(metric=None):
         def score_jsonl(jsonl_text, *form_values):
             return run(parse_jsonl, jsonl_text, None, *form_values)
 
-        lines_button.click(score_lines, inputs=[predictions, references] + form, outputs=[result, signature],
+        lines_button.click(score_lines, inputs=[predictions, references] + form, outputs=[result, signature, notes],
                            api_name="score_lines")
-        jsonl_button.click(score_jsonl, inputs=[jsonl] + form, outputs=[result, signature], api_name="score_jsonl")
+        jsonl_button.click(score_jsonl, inputs=[jsonl] + form, outputs=[result, signature, notes], api_name="score_jsonl")
         card = card_markdown()
         if card:
             with gr.Accordion("Metric card", open=False):

@@ -73,11 +73,186 @@ class _CompiledScorer:
             self.release(worker)
 
 
+class _Words:
+    """How Python hands tokens to the core, one line of words per line of text.
+
+    With the core's XL-Sum support (``tokenizer="whitespace"``) the tokens themselves, split on
+    spaces (the space tokens jieba and newmm return -- counted by XL-Sum's scorer -- travel as
+    private-use characters, which the BasicTokenizer removes from real text).  Without it, ASCII
+    pseudo-words ``t<k>``, one per distinct token: the core's own tokenizer keeps them whole and the
+    scores depend only on which tokens are equal (the check ROUGE-1.5.5.pl's goldens use)."""
+
+    def __init__(self, pseudo: bool):
+        self.pseudo = pseudo
+        self.ids: Dict[str, str] = {}
+        self.lock = threading.Lock()
+
+    def line(self, tokens) -> str:
+        if not self.pseudo:
+            return " ".join(t if not t.isspace() else "\ue000" * len(t) for t in tokens)
+        ids, out = self.ids, []
+        for t in tokens:
+            word = ids.get(t)
+            if word is None:
+                with self.lock:   # numbering must not race between threads
+                    word = ids.setdefault(t, "t%d" % len(ids))
+            out.append(word)
+        return " ".join(out)
+
+
+class _PretokenizedScorer(_CompiledScorer):
+    """Flavors rouge155/paper with ``lang``: Python tokenizes each line (the segmenters are Python
+    packages), the core scores the lines of words (:class:`_Words`), so that the Perl's word limit
+    counts tokens."""
+
+    def __init__(self, engine, tokenize, words: _Words):
+        super().__init__(engine)
+        self.tokenize = tokenize
+        self.words = words
+
+    def _text(self, text, argument):
+        from .lang_pipeline import lines_of
+
+        # lines without tokens are dropped, as RougeScorer does with lang (an empty first line
+        # would otherwise count as a word under the Perl's word limit of the whole text)
+        return [self.words.line(tokens) for tokens in map(self.tokenize, lines_of(text, argument)) if tokens]
+
+    def run(self, predictions, references, start, stop, with_stats):
+        preds, refs = [], []
+        for k in range(start, stop):
+            preds.append(self._text(predictions[k], "predictions[%d]" % k))
+            r = references[k]
+            if isinstance(r, (list, tuple)):
+                refs.append([self._text(x, "references[%d][%d]" % (k, j)) for j, x in enumerate(r)])
+            else:
+                refs.append([self._text(r, "references[%d]" % k)])
+        return super().run(preds, refs, 0, stop - start, with_stats)
+
+
+class _XlsumScorer:
+    """Flavor ``xlsum`` on the core: rouge_score's rules (``"rouge_score"`` engines) on the lines of
+    words of :class:`_Words`.  Two engines, because XL-Sum's scorer tokenizes rougeLsum's sentences
+    differently from the whole text (no segmenter there): one reads each text's tokens as one line
+    (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum)."""
+
+    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: Optional[_Words]):
+        self.whole = _CompiledScorer(whole) if whole is not None else None
+        self.sentences = _CompiledScorer(sentences) if sentences is not None else None
+        self.tokenize = tokenize
+        self.sentence_tokenize = sentence_tokenize
+        self.words = words   # None: the engines tokenize the texts themselves ("xlsum", "xlsum_basic")
+
+    @staticmethod
+    def _convert(predictions, references, start, stop, convert):
+        from .rouge_score_flavor import as_text
+
+        preds = [convert(as_text(predictions[k], "predictions[%d]" % k)) for k in range(start, stop)]
+        refs = []
+        for k in range(start, stop):
+            texts = references[k] if isinstance(references[k], (list, tuple)) else [references[k]]
+            refs.append([convert(as_text(x, "references[%d]" % k)) for x in texts])
+        return preds, refs
+
+    def run(self, predictions, references, start, stop, with_stats):
+        from .rouge_score_flavor import sentences_of
+
+        parts = []
+        if self.words is None:
+            def raw(text):
+                return text
+            preds, refs = self._convert(predictions, references, start, stop, raw)
+            for engine in (self.whole, self.sentences):
+                if engine is not None:
+                    parts.append(engine.run(preds, refs, 0, stop - start, with_stats))
+            return self._merge(parts, with_stats)
+        line = self.words.line
+        if self.whole is not None:
+            def whole(text):
+                return [line(self.tokenize(text))]
+            preds, refs = self._convert(predictions, references, start, stop, whole)
+            parts.append(self.whole.run(preds, refs, 0, stop - start, with_stats))
+        if self.sentences is not None:
+            def sentences(text):
+                return [line(self.sentence_tokenize(x)) for x in sentences_of(text)]
+            preds, refs = self._convert(predictions, references, start, stop, sentences)
+            parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats))
+        return self._merge(parts, with_stats)
+
+    @staticmethod
+    def _merge(parts, with_stats):
+        scores, stats = parts[0]
+        for more_scores, more_stats in parts[1:]:
+            for k in range(len(scores)):
+                scores[k].update(more_scores[k])
+                if with_stats:
+                    stats[k].update(more_stats[k])
+        return scores, stats
+
+
+def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None):
+    args = (flavor, types, word_limit or 0, 0, scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
+            token_filter, Score, PairStats, None)
+    if tokenizer is None:
+        return compiled.core.Engine(*args)
+    return compiled.core.Engine(*args, tokenizer=tokenizer)
+
+
+def _has_xlsum_tokenizer() -> bool:
+    return bool(getattr(compiled.core, "XLSUM_TOKENIZER", False))
+
+
+def _stem_filter(language, use_stemmer, default):
+    """The core's token filter for a language's stemmer (tokens longer than 3 characters), or None."""
+    from .lang_pipeline import stemmer as lang_stemmer
+
+    stem = lang_stemmer(language, use_stemmer, default)
+    if stem is None:
+        return None
+    return lambda token: (stem(token) if len(token) > 3 else token) or None
+
+
+def _xlsum_engine(scorer, types):
+    """Flavor ``xlsum`` on the core.  With the core's XL-Sum tokenizer and no segmenter the core
+    tokenizes ("xlsum" for the whole text, "xlsum_basic" for rougeLsum's sentences, the stemmer as
+    token filter); otherwise Python's tokens are handed over as words (see :class:`_Words`)."""
+    native = _has_xlsum_tokenizer()
+    whole_types = [t for t in types if t[1] != "Lsum"]
+    sentence_types = [t for t in types if t[1] == "Lsum"]
+    if native and (scorer.language is None or not scorer.language.segmenter):
+        stem = _stem_filter(scorer.language, scorer.use_stemmer, "porter")
+        whole = _engine("rouge_score", whole_types, 0, scorer, stem, tokenizer="xlsum") if whole_types else None
+        sentences = (_engine("rouge_score", sentence_types, 0, scorer, stem, tokenizer="xlsum_basic")
+                     if sentence_types else None)
+        return _XlsumScorer(whole, sentences, None, None, None)
+    tokenizer = "whitespace" if native else None
+    whole = _engine("rouge_score", whole_types, 0, scorer, tokenizer=tokenizer) if whole_types else None
+    sentences = _engine("rouge_score", sentence_types, 0, scorer, tokenizer=tokenizer) if sentence_types else None
+    return _XlsumScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize, _Words(not native))
+
+
+def _lang_engine(scorer, types):
+    """Flavors rouge155/paper with ``lang`` on the core.  With the core's XL-Sum tokenizer, an
+    unsegmented language without a word limit is tokenized in C (``tokenizer="xlsum"``, the
+    language's stemmer as the token filter); otherwise Python tokenizes and hands words over."""
+    if scorer.flavor not in ("rouge155", "paper"):
+        return None
+    language = scorer.language
+    # The core's own tokenizers take no word limit: pseudo-words through its Perl reader then.
+    if not _has_xlsum_tokenizer() or scorer.word_limit:
+        return _PretokenizedScorer(_engine(scorer.flavor, types, scorer.word_limit, scorer),
+                                   scorer._lang_tokenize, _Words(True))
+    if language.segmenter:
+        engine = _engine(scorer.flavor, types, 0, scorer, tokenizer="whitespace")
+        return _PretokenizedScorer(engine, scorer._lang_tokenize, _Words(False))
+    stem = _stem_filter(language, scorer.use_stemmer, None)
+    return _CompiledScorer(_engine(scorer.flavor, types, 0, scorer, stem, tokenizer="xlsum"))
+
+
 def _options_key(scorer) -> tuple:
     return (scorer.flavor, tuple(scorer.rouge_types), scorer.use_stemmer, scorer.remove_stopwords,
             scorer.word_limit, scorer.byte_limit, scorer.multi_ref, scorer.jackknife, scorer.alpha,
             id(getattr(scorer, "tokenizer", None)), id(getattr(scorer, "_token_filter", None)),
-            id(getattr(scorer, "_rs_tokenize", None)))
+            id(getattr(scorer, "_rs_tokenize", None)), getattr(scorer, "lang", None))
 
 
 def _first_or_none(tokens):
@@ -128,7 +303,13 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     if cached is not None and cached[0] == key:
         return cached[1]
     result = None
-    if getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score"):
+    if (getattr(scorer, "lang", None) is not None or scorer.flavor == "xlsum") \
+            and getattr(scorer, "tokenizer", None) is None:
+        types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
+                  bool(t.unigrams)) for t in scorer.types]
+        result = _xlsum_engine(scorer, types) if scorer.flavor == "xlsum" else _lang_engine(scorer, types)
+    elif (getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score")
+            and getattr(scorer, "lang", None) is None):
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
                   bool(t.unigrams)) for t in scorer.types]
         engine = compiled.core.Engine(scorer.flavor, types, scorer.word_limit or 0, scorer.byte_limit or 0,

@@ -13,8 +13,12 @@ import evaluate
 from .batch import score_batch
 from .bootstrap import perl_bootstrap
 from .compiled import backend
+from .lang_pipeline import read_tokens
+from .languages import resolve as resolve_language
 from .lcs import lcs_length
+from .lost_text import LostTextWarning
 from .matlab import rouge_evaluation_score
+from .multilingual_stemmers import hindi as hindi_stem
 from .ngrams import ngram_counts
 from .pairwise import score_matrix
 from .rouge155_data import SMART_COMMON_WORDS
@@ -24,11 +28,15 @@ from .scorer import RougeScorer, __version__
 from .scoring import Score
 from .sentence_splitting import get_splitter, split_text
 from .stemmer import stem
+from .segmenters import burmese as burmese_segment
 from .tokenization import raw_sentences
+from .xlsum_tokenizer import basic_tokens
+from .xlsum_unicode import PYONMTTOK_VERSION
 
 # Names pulled in above only so that evaluate copies their modules.
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
-             Score, stem, raw_sentences, rouge_evaluation_score)
+             Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
+             LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -49,7 +57,9 @@ ROUGE-L (rougeL: whole texts; rougeLsum: summary-level union LCS over sentences,
 ROUGE-W, ROUGE-S and ROUGE-SU, several references (pooled as the Perl's -f A, or -f B, or the maximum),
 jackknifing and the Perl's seeded bootstrap confidence intervals. Flavor "rouge_score" reproduces
 Google's rouge_score (what evaluate.load("rouge") runs) exactly; flavor "paper" the ROUGE papers;
-flavor "matlab" MATLAB's rougeEvaluationScore as its documentation defines it.
+flavor "matlab" MATLAB's rougeEvaluationScore as its documentation defines it; flavor "xlsum" XL-Sum's
+multilingual ROUGE (multilingual-rouge 0.0.1). lang="zh" (any of XL-Sum's 45 languages) tokenizes the
+texts of flavors rouge155, paper and xlsum as XL-Sum's scorer does for that language.
 """
 
 _KWARGS_DESCRIPTION = """
@@ -59,8 +69,11 @@ Args:
     rouge_types: list of types: "rouge1".."rouge<N>", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4",
         "rougeSU4", "rougeS*", "rougeSU*"; default rouge1, rouge2, rougeL, rougeLsum.
     flavor: "rouge155" (default, ROUGE-1.5.5.pl), "rouge_score" (evaluate's rouge), "paper" (the ROUGE
-        papers) or "matlab" (MATLAB's rougeEvaluationScore: maximum over references, per reference
-        sentence, NaN where MATLAB gives NaN — aggregates omit NaN; case-sensitive tokens).
+        papers), "matlab" (MATLAB's rougeEvaluationScore: maximum over references, per reference
+        sentence, NaN where MATLAB gives NaN — aggregates omit NaN; case-sensitive tokens) or "xlsum"
+        (XL-Sum's multilingual rouge_score).
+    lang: the texts' language (XL-Sum name such as "chinese_simplified", alias, or ISO 639-1 code
+        such as "zh"): XL-Sum's segmenter/stemmer pipeline; None: the flavor's own (ASCII) tokenizer.
     use_stemmer: stem (Perl -m in rouge155/paper; NLTK Porter in rouge_score). Default False.
     remove_stopwords: Perl -s. word_limit / byte_limit: Perl -l / -b (prediction and references).
     multi_ref: "average" (Perl -f A), "best" (-f B), "max" (best F; flavor paper: best recall for
@@ -98,12 +111,12 @@ DEFAULTS = {
     "rouge_types": None, "flavor": "rouge155", "use_stemmer": False, "remove_stopwords": False,
     "word_limit": None, "byte_limit": None, "multi_ref": None, "jackknife": None, "alpha": 0.5,
     "tokenizer": None, "split_sentences": None, "use_aggregator": True, "aggregate": "bootstrap",
-    "confidence_intervals": False, "confidence": 95, "n_bootstrap": 1000,
+    "confidence_intervals": False, "confidence": 95, "n_bootstrap": 1000, "lang": None,
 }
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 # The options that shape the RougeScorer itself (the rest only change the report).
 _SCORER_OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit",
-                   "multi_ref", "jackknife", "alpha", "tokenizer")
+                   "multi_ref", "jackknife", "alpha", "tokenizer", "lang")
 _UNSET = object()
 _EVALUATE_INIT = set(inspect.signature(evaluate.EvaluationModule.__init__).parameters) - {"self", "kwargs"}
 
@@ -144,7 +157,7 @@ class RougeFullMetric(evaluate.Metric):
     def __init__(self, rouge_types=None, flavor="rouge155", use_stemmer=False, remove_stopwords=False,
                  word_limit=None, byte_limit=None, multi_ref=None, jackknife=None, alpha=0.5, tokenizer=None,
                  split_sentences=None, use_aggregator=True, aggregate="bootstrap", confidence_intervals=False,
-                 confidence=95, n_bootstrap=1000, **kwargs):
+                 confidence=95, n_bootstrap=1000, lang=None, **kwargs):
         # evaluate.load() forwards unknown keyword arguments here and the base class would drop
         # them silently; a misspelt option must not quietly change nothing.
         unknown = sorted(set(kwargs) - _EVALUATE_INIT)
@@ -156,7 +169,7 @@ class RougeFullMetric(evaluate.Metric):
                               multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer,
                               split_sentences=split_sentences, use_aggregator=use_aggregator, aggregate=aggregate,
                               confidence_intervals=confidence_intervals, confidence=confidence,
-                              n_bootstrap=n_bootstrap)
+                              n_bootstrap=n_bootstrap, lang=lang)
         # Fail at load time, not at the end of a training run.
         self._scorer(self._defaults)
         super().__init__(**kwargs)
@@ -244,7 +257,7 @@ class RougeFullMetric(evaluate.Metric):
                              use_stemmer=options["use_stemmer"], remove_stopwords=options["remove_stopwords"],
                              word_limit=options["word_limit"], byte_limit=options["byte_limit"],
                              multi_ref=options["multi_ref"], jackknife=options["jackknife"], alpha=options["alpha"],
-                             tokenizer=options["tokenizer"])
+                             tokenizer=options["tokenizer"], lang=options["lang"])
         if key is not None:
             self._cached_scorer = (key, scorer)
         return scorer
@@ -263,13 +276,13 @@ class RougeFullMetric(evaluate.Metric):
     def _compute(self, predictions, references, rouge_types=_UNSET, flavor=_UNSET, use_stemmer=_UNSET,
                  remove_stopwords=_UNSET, word_limit=_UNSET, byte_limit=_UNSET, multi_ref=_UNSET, jackknife=_UNSET,
                  alpha=_UNSET, tokenizer=_UNSET, split_sentences=_UNSET, use_aggregator=_UNSET, aggregate=_UNSET,
-                 confidence_intervals=_UNSET, confidence=_UNSET, n_bootstrap=_UNSET):
+                 confidence_intervals=_UNSET, confidence=_UNSET, n_bootstrap=_UNSET, lang=_UNSET):
         options = self._options(dict(
             rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer, remove_stopwords=remove_stopwords,
             word_limit=word_limit, byte_limit=byte_limit, multi_ref=multi_ref, jackknife=jackknife, alpha=alpha,
             tokenizer=tokenizer, split_sentences=split_sentences, use_aggregator=use_aggregator,
             aggregate=aggregate, confidence_intervals=confidence_intervals, confidence=confidence,
-            n_bootstrap=n_bootstrap))
+            n_bootstrap=n_bootstrap, lang=lang))
         if not predictions:
             return self._empty_result(options)
         scorer = self._scorer(options)

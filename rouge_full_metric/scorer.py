@@ -13,7 +13,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examples, score_one
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import matlab, rouge_score_flavor
+from . import lang_pipeline, languages, lost_text, matlab, rouge_score_flavor
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
@@ -21,11 +21,11 @@ from .ngrams import skip_bigram_stats
 
 __version__ = "0.1.0"
 
-FLAVORS = ("rouge155", "paper", "rouge_score", "matlab")
+FLAVORS = ("rouge155", "paper", "rouge_score", "matlab", "xlsum")
 MULTI_REF = ("average", "best", "max", "max_rp")
 # What each flavor does when multi_ref / jackknife are left as None.
 FLAVOR_DEFAULTS = {"rouge155": ("average", False), "paper": ("max", True), "rouge_score": ("max", False),
-                   "matlab": ("max", False)}
+                   "matlab": ("max", False), "xlsum": ("max", False)}
 
 Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
@@ -117,7 +117,9 @@ class RougeScorer:
             Google's rouge_score 0.1.2 as ``evaluate.load("rouge")`` uses it (rouge<N>, rougeL,
             rougeLsum only); ``"matlab"``: MATLAB's ``rougeEvaluationScore`` as its documentation
             defines it (see :mod:`.matlab`; a list of words is one document there, NaN where
-            MATLAB returns NaN, pure Python).
+            MATLAB returns NaN, pure Python); ``"xlsum"``: XL-Sum's multilingual scorer
+            (``multilingual-rouge`` 0.0.1) with ``lang`` (rouge<N>, rougeL, rougeLsum only; see
+            :mod:`.xlsum_tokenizer` for its quirks).
         use_stemmer: Perl ``-m`` (Porter with Lin's step 4 plus the WordNet-2.0 exceptions).
         remove_stopwords: Perl ``-s`` (the SMART list, tested before stemming).
         word_limit / byte_limit: Perl ``-l`` / ``-b``, applied to the prediction *and* the references.
@@ -131,6 +133,11 @@ class RougeScorer:
         alpha: Perl ``-p``: F = 1 / (alpha/P + (1-alpha)/R); 0.5 is the harmonic mean.
         tokenizer: flavor ``rouge_score`` only: a callable ``str -> list[str]`` (or an object with
             ``tokenize``) replacing rouge_score's default tokenizer and stemmer.
+        lang: one of XL-Sum's 45 languages (name, alias or ISO 639-1 code, see :mod:`.languages`).
+            Flavor ``xlsum`` tokenizes as XL-Sum's scorer does for it (None: its default path);
+            flavors ``rouge155`` and ``paper`` tokenize each line with that pipeline (stemmed by
+            the language's stemmer with ``use_stemmer``) and compute every variant on those
+            tokens, ``word_limit`` counting tokens; None keeps the Perl's byte tokenizer.
 
     >>> scorer = RougeScorer(["rouge1", "rougeLsum"])
     >>> scorer.score("police kill the gunman", "police killed the gunman")["rougeLsum"]
@@ -141,7 +148,7 @@ class RougeScorer:
                  flavor: str = "rouge155", use_stemmer: bool = False, remove_stopwords: bool = False,
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
                  multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5,
-                 tokenizer=None):
+                 tokenizer=None, lang=None):
         if isinstance(rouge_types, str):
             rouge_types = [rouge_types]
         if not isinstance(rouge_types, (list, tuple)):
@@ -184,17 +191,45 @@ class RougeScorer:
             raise ValueError("alpha must be a number in [0, 1] (0 = recall, 1 = precision), got %r" % (alpha,))
         self.alpha = float(alpha)
         self._rounded = flavor == "rouge155"
-        self._rouge_score_f = flavor == "rouge_score" and self.alpha == 0.5
+        self._rouge_score_f = flavor in ("rouge_score", "xlsum") and self.alpha == 0.5
         self._needs_sentences = any(t.kind in ("Lsum", "W") for t in self.types)
         self._token_filter = make_token_filter(self.use_stemmer, self.remove_stopwords)
         self.tokenizer = tokenizer
         self._rs_tokenize = None
-        if flavor == "rouge_score":
+        self._rs_sentence_tokenize = None
+        self.language = languages.resolve(lang)
+        self.lang = self.language.name if self.language is not None else None
+        self._lang_tokenize = None
+        if flavor == "xlsum" or self.language is not None:
+            self._init_lang(tokenizer)
+        elif flavor == "rouge_score":
             rouge_score_flavor.check_options(self.types, self.word_limit, self.byte_limit, self.remove_stopwords)
             self._rs_tokenize = rouge_score_flavor.make_tokenizer(self.use_stemmer, tokenizer)
         elif tokenizer is not None and flavor != "matlab":
             raise ValueError("tokenizer is only used by flavor 'rouge_score'; flavors 'rouge155' and "
                              "'paper' tokenize as ROUGE-1.5.5.pl does")
+
+    def _init_lang(self, tokenizer):
+        if tokenizer is not None:
+            raise ValueError("tokenizer cannot be combined with lang or flavor 'xlsum', which tokenize "
+                             "as XL-Sum's scorer does; use flavor 'rouge_score' for a custom tokenizer")
+        if self.flavor == "rouge_score":
+            raise ValueError("lang is not an option of flavor 'rouge_score' (Google's rouge_score has "
+                             "none); use flavor='xlsum' for XL-Sum's multilingual rouge_score")
+        if self.flavor == "matlab":
+            raise ValueError("lang is not an option of flavor 'matlab' (it tokenizes as MATLAB's "
+                             "tokenizedDocument, see rouge_full_metric.matlab); give it lists of words")
+        if self.flavor == "xlsum":
+            rouge_score_flavor.check_options(self.types, self.word_limit, self.byte_limit, self.remove_stopwords)
+            self._rs_tokenize, self._rs_sentence_tokenize = lang_pipeline.make(self.language, self.use_stemmer)
+            return
+        if self.remove_stopwords:
+            raise ValueError("remove_stopwords is the Perl's English SMART list and is not defined with "
+                             "lang=%r; leave it False" % self.lang)
+        if self.byte_limit:
+            raise ValueError("byte_limit counts the Perl's raw bytes and is not defined with lang=%r; "
+                             "use word_limit, which counts tokens" % self.lang)
+        self._lang_tokenize = lang_pipeline.perl_tokenizer(self.language, self.use_stemmer)
 
     # ----------------------------------------------------------------------------- signature
     def signature(self, confidence: float = 95, n_bootstrap: int = 1000) -> str:
@@ -210,7 +245,15 @@ class RougeScorer:
             "stop:" + ("yes" if self.remove_stopwords else "no"), "limit:" + limit,
             "multi:" + self.multi_ref, "jk:" + ("yes" if self.jackknife else "no"),
             "alpha:%g" % self.alpha, "ci:%g/%d" % (confidence, n_bootstrap)]
-            + (["tok:custom"] if self.tokenizer is not None else []) + ["v:" + __version__])
+            + (["tok:custom"] if self.tokenizer is not None else []) + self._lang_signature()
+            + ["v:" + __version__])
+
+    def _lang_signature(self) -> List[str]:
+        if self.flavor != "xlsum" and self.language is None:
+            return []
+        default = "porter" if self.flavor == "xlsum" else None
+        packages = lang_pipeline.versions(self.language, self.use_stemmer, default)
+        return ["lang:" + (self.lang or "none")] + (["pkgs:" + packages] if packages else [])
 
     def __repr__(self):
         return "RougeScorer(rouge_types=%r, %s)" % (self.rouge_types, self.signature())
@@ -222,8 +265,15 @@ class RougeScorer:
             tokenize = self._rs_tokenize
             per_sentence = None
             if self._needs_sentences:
-                per_sentence = [tokenize(s) for s in rouge_score_flavor.sentences_of(text)]
+                # flavor xlsum: the anchor tokenizes rougeLsum's sentences without the segmenter
+                sentence_tokenize = self._rs_sentence_tokenize or tokenize
+                per_sentence = [sentence_tokenize(s) for s in rouge_score_flavor.sentences_of(text)]
             return _Text(text, [], Summary(tokenize(text), per_sentence))
+        if self._lang_tokenize is not None:
+            lines = lang_pipeline.lines_of(text, argument)
+            summary = lang_pipeline.read_tokens([self._lang_tokenize(line) for line in lines],
+                                                self.word_limit, self._needs_sentences)
+            return _Text(text, lines, summary)
         sentences = raw_sentences(text, argument)
         summary = read_summary(sentences, self._token_filter, self.word_limit, self.byte_limit,
                                with_sentences=self._needs_sentences)
@@ -235,7 +285,8 @@ class RougeScorer:
         Without a length limit these are the joined reader's tokens; with one, the limit applies
         to the single line, spaces between the former sentences included (the ``flat`` profile).
         """
-        if not (self.word_limit or self.byte_limit):
+        if not (self.word_limit or self.byte_limit) or self._lang_tokenize is not None:
+            # with lang the whole text's tokens are its lines' tokens, limited in tokens
             return text.summary.tokens
         if text._flat is None:
             raw = text.raw
@@ -350,6 +401,7 @@ class RougeScorer:
         >>> RougeScorer(["rouge2"]).score("a b c d", ["a b x", "b c"])["rouge2"]
         Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
         """
+        self._check_lost([prediction], [references], single=True)
         return score_one(self, prediction, references)[1]
 
     def score_batch(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> List[Dict[str, Score]]:
@@ -362,6 +414,7 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a b c", ["c", "d"]])[1]["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
+        self._check_lost(predictions, references)
         return score_batch(self, predictions, references, n_jobs)
 
     def score_matrix(self, texts_a: Sequence[Text], texts_b: Optional[Sequence[Text]] = None,
@@ -410,7 +463,7 @@ class RougeScorer:
         plain = RougeScorer(self.rouge_types, flavor=self.flavor, use_stemmer=self.use_stemmer,
                             remove_stopwords=self.remove_stopwords, word_limit=self.word_limit,
                             byte_limit=self.byte_limit, multi_ref=self.multi_ref, jackknife=False,
-                            alpha=self.alpha, tokenizer=self.tokenizer)
+                            alpha=self.alpha, tokenizer=self.tokenizer, lang=self.lang)
         per_ref = [plain.score(refs[k], refs[:k] + refs[k + 1:]) for k in range(len(refs))]
         return {t: mean_score([s[t] for s in per_ref]) for t in self.rouge_types}
 
@@ -445,10 +498,24 @@ class RougeScorer:
                 raise ValueError("ids has %d entries for %d predictions" % (len(ids), len(predictions)))
             if len(set(ids)) != len(ids):
                 raise ValueError("ids must be unique")
+        self._check_lost(predictions, references)
         per_example, statistics = score_examples(self, predictions, references, n_jobs)
         aggregate = self._aggregate(per_example, ["%s.%s" % (i, system_id) for i in ids],
                                     confidence, int(n_bootstrap))
         return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap))
+
+    def _check_lost(self, predictions, references, single: bool = False) -> None:
+        """Warn (:class:`.lost_text.LostTextWarning`) when an ASCII-only tokenizer drops most of a
+        text's letters; ``lang`` pipelines and custom tokenizers keep every letter."""
+        if self.language is not None or self.flavor == "xlsum" or self.tokenizer is not None:
+            return
+        try:
+            found = lost_text.first_lost(predictions, references, single, self.flavor == "rouge_score")
+        except TypeError:   # malformed input: the scoring code raises the precise error
+            return
+        if found is not None:
+            lost_text.warn(found, "rouge_score's tokenizer" if self.flavor == "rouge_score"
+                           else "ROUGE-1.5.5.pl's tokenizer", stacklevel=4)
 
     def _aggregate(self, per_example, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
         names = self.rouge_types

@@ -318,6 +318,9 @@ def _add_engine_options(parser):
     group.add_argument("--alpha", type=float, default=0.5, help="F = 1/(a/P + (1-a)/R) (Perl -p); default 0.5")
     group.add_argument("--confidence", type=float, default=95, help="confidence level in %% (default 95)")
     group.add_argument("--n-bootstrap", type=int, default=1000, help="bootstrap samples (default 1000)")
+    group.add_argument("--lang", metavar="LANG", help="the texts' language (XL-Sum name, alias or ISO 639-1 "
+                       "code, e.g. zh, ja, hi, ru): tokenize as XL-Sum's scorer does for it; default: "
+                       "the flavor's ASCII tokenizer")
 
 
 def _add_input_options(parser):
@@ -346,7 +349,7 @@ def _make_scorer(args):
         return RougeScorer(_rouge_types(args.rouge_types), flavor=args.flavor, use_stemmer=args.use_stemmer,
                            remove_stopwords=args.remove_stopwords, word_limit=args.word_limit,
                            byte_limit=args.byte_limit, multi_ref=args.multi_ref, jackknife=args.jackknife,
-                           alpha=args.alpha)
+                           alpha=args.alpha, lang=getattr(args, "lang", None))
     except (TypeError, ValueError) as exc:
         raise UsageError(_option_name(str(exc))) from None
 
@@ -356,18 +359,27 @@ def _option_name(message: str) -> str:
     for name in ("rouge_types", "word_limit", "byte_limit", "multi_ref", "jackknife", "alpha", "flavor",
                  "confidence", "n_bootstrap"):
         message = message.replace(name, "--" + name.replace("_", "-"))
-    return message
+    return message.replace("lang=", "--lang=")
 
 
 def _score(scorer, texts, references, ids, args, stderr, label):
     if len(texts) == 0:
         raise UsageError("%s: no summaries found" % label)
     progress = _Progress(texts, stderr, label, _progress_enabled(args, stderr))
+    import warnings
+
     try:
-        return scorer.score_corpus(progress, references, confidence=args.confidence,
-                                   n_bootstrap=args.n_bootstrap, ids=list(ids))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = scorer.score_corpus(progress, references, confidence=args.confidence,
+                                         n_bootstrap=args.n_bootstrap, ids=list(ids))
     except (TypeError, ValueError) as exc:
         raise UsageError(_option_name(str(exc))) from None
+    # e.g. LostTextWarning (texts the tokenizer empties): once per run, on stderr, naming --lang
+    for w in caught:
+        stderr.write("rouge-full: warning: %s\n" % str(w.message).replace("lang=", "--lang ")
+                     .replace("flavor='xlsum'", "--flavor xlsum"))
+    return result
 
 
 def _table(result, n_examples, confidence) -> str:

@@ -1,0 +1,115 @@
+"""No silent zeros: warn when the tokenizer throws away most of a text's letters.
+
+ROUGE-1.5.5.pl's tokenizer (flavors ``rouge155`` and ``paper`` without ``lang``) and rouge_score's
+default tokenizer keep ASCII letters and digits only, so Chinese, Russian or Hindi texts give no
+tokens and every score is 0 -- silently, in the Perl and in ``evaluate``'s rouge.  Here each
+``score``/``score_batch``/``score_corpus`` call (so each ``compute`` and each CLI run) checks its
+texts and warns once with :class:`LostTextWarning`, naming the fix (``lang=...``).
+
+Cheap on the hot path: only the first 200 examples are looked at (a corpus is in one language;
+lazy inputs such as the CLI's file readers are not read twice), an ASCII text is never checked
+further (``str.isascii`` runs in C), another text only in its first 2,000 characters, and checking
+stops at the first hit.
+"""
+import itertools
+import re
+import unicodedata
+import warnings
+from typing import Iterable, Optional
+
+_ALNUM = re.compile(r"[^\W_]")
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+_PREFIX = 2000
+_EXAMPLES = 200
+
+# The first letter's script -> the ISO 639-1 code suggested in the warning.
+_SCRIPTS = (("CJK", "zh"), ("HIRAGANA", "ja"), ("KATAKANA", "ja"), ("THAI", "th"), ("MYANMAR", "my"),
+            ("DEVANAGARI", "hi"), ("BENGALI", "bn"), ("ARABIC", "ar"), ("CYRILLIC", "ru"), ("HANGUL", "ko"),
+            ("ETHIOPIC", "am"), ("GUJARATI", "gu"), ("GURMUKHI", "pa"), ("TAMIL", "ta"), ("TELUGU", "te"),
+            ("SINHALA", "si"), ("GREEK", None))
+
+
+class LostTextWarning(UserWarning):
+    """A non-empty prediction or reference lost most of its letters to the tokenizer (its ROUGE
+    scores are near or at 0 for a reason that has nothing to do with the summary)."""
+
+
+def _as_str(text) -> str:
+    if isinstance(text, str):
+        return text
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text[:4 * _PREFIX]).decode("utf-8", "replace")
+    if isinstance(text, (list, tuple)):
+        return "\n".join(_as_str(x) for x in text[:50])
+    return ""
+
+
+def loses_letters(text, unicode_lower: bool = False) -> bool:
+    """Whether most letters and digits of ``text`` are outside ASCII (lost to the Perl's tokenizer;
+    ``unicode_lower``: to rouge_score's, which lower-cases first, so "K" (Kelvin) becomes "k").
+
+    >>> loses_letters("北京今天下雨了。"), loses_letters("Café au lait"), loses_letters("")
+    (True, False, False)
+    >>> loses_letters("\u212a"), loses_letters("\u212a", unicode_lower=True)
+    (True, False)
+    """
+    text = _as_str(text)
+    if text.isascii():
+        return False
+    head = text[:_PREFIX]
+    total = len(_ALNUM.findall(head))
+    kept = len(_ASCII_ALNUM.findall(head.lower() if unicode_lower else head))
+    return total > 0 and 2 * kept < total
+
+
+def suggest(text) -> str:
+    """The ``lang`` to suggest for ``text``, from the script of its first non-ASCII letter.
+
+    >>> suggest("北京"), suggest("Москва"), suggest("ǅ")
+    ("'zh'", "'ru'", 'the language of the texts')
+    """
+    for c in _as_str(text)[:_PREFIX]:
+        if c.isalpha() and not c.isascii():
+            name = unicodedata.name(c, "")
+            for script, code in _SCRIPTS:
+                if name.startswith(script):
+                    return repr(code) if code else "the language of the texts"
+            return "the language of the texts"
+    return "the language of the texts"
+
+
+def first_lost(predictions: Iterable, references: Iterable, single: bool = False,
+               unicode_lower: bool = False) -> Optional[tuple]:
+    """``(where, text)`` of the first text that loses most of its letters, or None (``single``:
+    one example, as ``RougeScorer.score`` takes it).
+
+    >>> first_lost(["a b", "北京"], [["a"], ["c"]])
+    ('predictions[1]', '北京')
+    >>> first_lost(["a"], [["b", "北京"]], single=True)
+    ('references[1]', '北京')
+    """
+    for k, text in enumerate(itertools.islice(predictions, _EXAMPLES)):
+        if loses_letters(text, unicode_lower):
+            return ("prediction" if single else "predictions[%d]" % k, text)
+    for k, refs in enumerate(itertools.islice(references, _EXAMPLES)):
+        many = not isinstance(refs, (str, bytes, bytearray))
+        for j, ref in enumerate(refs if many else [refs]):
+            if loses_letters(ref, unicode_lower):
+                where = "references" + ("[%d]" % j if many else "") if single else \
+                    "references[%d]" % k + ("[%d]" % j if many else "")
+                return (where, ref)
+    return None
+
+
+def warn(found: tuple, tokenizer: str, stacklevel: int = 3) -> None:
+    """Issue the :class:`LostTextWarning` for ``first_lost``'s answer."""
+    where, text = found
+    sample = _as_str(text)[:40].replace("\n", " ")
+    code = suggest(text)
+    warnings.warn(
+        "%s (%r...) lost most of its letters to %s, which keeps ASCII letters and digits only, "
+        "so its ROUGE scores say nothing about the summary (often 0).  Give the texts' language: "
+        "lang=%s (XL-Sum's 45 languages by name or ISO 639-1 code; CLI: --lang), or "
+        "flavor='xlsum' to score as XL-Sum's multilingual ROUGE."
+        % (where, sample, tokenizer, code if code.startswith("'") else "<%s>" % code),
+        LostTextWarning, stacklevel=stacklevel)

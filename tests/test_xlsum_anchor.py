@@ -1,0 +1,122 @@
+"""Flavor "xlsum" against XL-Sum's scorer itself (multilingual-rouge 0.0.1), on generated texts in
+every XL-Sum language, unstemmed and stemmed: every rouge1, rouge2, rougeL, rougeLsum value equal.
+
+Skipped when multilingual-rouge is not installed.  Two offline gaps of the anchor are closed for the
+comparison (both documented in rouge_full_metric.multilingual_stemmers):
+- its wheel lacks the Bengali stemmer's rules file: the anchor is given the same rules text;
+- NLTK's stopwords corpus is a download: without it the anchor cannot build a Snowball stemmer with
+  ignore_stopwords=True, and this package stems stop words too; the anchor is then built with
+  ignore_stopwords=False, which is what this package computes.
+"""
+import functools
+import io
+import os
+import sys
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xlsum_texts  # noqa: E402
+
+from rouge_full_metric import RougeScorer, languages, multilingual_stemmers  # noqa: E402
+
+anchor_scorer = pytest.importorskip("multilingual_rouge.rouge_scorer")
+anchor_stemmers = pytest.importorskip("multilingual_rouge.stemmers")
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+PAIRS_PER_LANGUAGE = int(os.environ.get("XLSUM_PAIRS", "60"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def offline_anchor():
+    """Give the anchor what it cannot get offline (see the module docstring)."""
+    from multilingual_rouge.bengali_stemmer import RafiStemmer
+
+    saved = dict(anchor_stemmers.LANG2STEMMER)
+
+    class Bengali:
+        def __init__(self):
+            self.stemmer = RafiStemmer(io.StringIO(multilingual_stemmers.BENGALI_RULES))
+
+        def __call__(self, token):
+            return self.stemmer.stem_word(token)
+
+    anchor_stemmers.LANG2STEMMER["bengali"] = Bengali
+    for lang in multilingual_stemmers.SNOWBALL:
+        if multilingual_stemmers._stopwords(lang) is None:
+            anchor_stemmers.LANG2STEMMER[lang] = functools.partial(anchor_stemmers.NLTKStemmer, lang,
+                                                                   ignore_stopwords=False)
+    yield
+    anchor_stemmers.LANG2STEMMER.clear()
+    anchor_stemmers.LANG2STEMMER.update(saved)
+
+
+def anchor_available(lang):
+    """Whether the anchor's segmenter for ``lang`` can be imported here."""
+    segmenter = languages.resolve(lang).segmenter if lang else None
+    modules = {"jieba": ["jieba"], "fugashi": ["fugashi", "unidic_lite"], "newmm": ["pythainlp"]}
+    for module in modules.get(segmenter, []):
+        pytest.importorskip(module)
+
+
+def compare(lang, use_stemmer, pairs):
+    """Count the pairs whose four scores are identical; return (equal, first mismatch)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = RougeScorer(TYPES, flavor="xlsum", lang=lang, use_stemmer=use_stemmer)
+        anchor = anchor_scorer.RougeScorer(TYPES, lang=lang, use_stemmer=use_stemmer)
+        equal, first = 0, None
+        for prediction, reference in pairs:
+            got = ours.score(prediction, reference)
+            want = anchor.score(reference, prediction)   # the anchor takes (target, prediction)
+            same = all(tuple(got[t]) == tuple(want[t]) for t in TYPES)
+            equal += same
+            if not same and first is None:
+                first = (prediction, reference, got, want)
+    return equal, first
+
+
+LANGS = [None] + languages.XLSUM_NAMES + ["bangla", "turkce", "mundo"]
+
+
+@pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stemmed"])
+@pytest.mark.parametrize("lang", LANGS, ids=[str(x) for x in LANGS])
+def test_equals_anchor(lang, use_stemmer):
+    anchor_available(lang)
+    key = languages.resolve(lang).name if lang else "english"
+    pairs = xlsum_texts.pairs(key, PAIRS_PER_LANGUAGE, seed=1 + use_stemmer)
+    equal, first = compare(lang, use_stemmer, pairs)
+    assert equal == len(pairs), first
+
+
+def test_identical_texts_score_one_in_the_anchor_too():
+    anchor_available("thai")
+    text = "ภาษาไทย ง่าย นิดเดียว\nสวัสดีครับ"
+    assert compare("thai", False, [(text, text)])[0] == 1
+    assert RougeScorer(TYPES, flavor="xlsum", lang="th").score(text, text)["rougeLsum"].fmeasure == 1.0
+
+
+def test_snowball_leaves_nltk_stopwords_unstemmed_when_the_corpus_is_there(monkeypatch):
+    """With NLTK's stopwords corpus installed, the stems are the anchor's ignore_stopwords=True
+    stems (the corpus is a download, so a small stand-in list plays it here, on both sides)."""
+    import nltk.stem.snowball
+
+    words = {"english": ["having", "being", "doing", "during"], "russian": ["которые", "этого"],
+             "spanish": ["nosotros", "estaban"]}
+
+    class Corpus:
+        @staticmethod
+        def words(lang):
+            return words[lang]
+
+    monkeypatch.setattr(nltk.stem.snowball, "stopwords", Corpus)
+    monkeypatch.setattr(multilingual_stemmers, "_stopwords", lambda lang: words[lang])
+    monkeypatch.setattr(multilingual_stemmers, "_cache", {})
+    for lang, sample in (("english", "having runners being doing during generously"),
+                         ("russian", "которые книгами этого говорили"), ("spanish", "nosotros corriendo estaban")):
+        ours = multilingual_stemmers.get(lang, lang)
+        theirs = anchor_stemmers.NLTKStemmer(lang, ignore_stopwords=True)
+        assert [ours(w) for w in sample.split()] == [theirs(w) for w in sample.split()]
+        assert ours(words[lang][0]) == words[lang][0]   # a stop word stays whole
+    monkeypatch.setattr(multilingual_stemmers, "_cache", {})

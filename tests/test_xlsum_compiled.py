@@ -1,0 +1,76 @@
+"""Compiled core == pure Python for flavor xlsum and flavors rouge155/paper with lang=, on
+generated texts.  With the core's XL-Sum tokenizer (``_core.XLSUM_TOKENIZER``) the core tokenizes
+(or reads Python's tokens split on spaces); without it Python's tokens reach the core as ASCII
+pseudo-words.  Either way the numbers must equal the pure-Python engine's."""
+import os
+import sys
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xlsum_texts  # noqa: E402
+
+from rouge_full_metric import RougeScorer, compiled  # noqa: E402
+from rouge_full_metric.batch import compiled_scorer, score_examples  # noqa: E402
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4"]
+HAS_CORE = compiled.AVAILABLE
+
+
+LANGS = ["english", "hindi", "bengali", "arabic", "russian", "korean", "amharic", "vietnamese", "yoruba",
+         "burmese", "chinese", "japanese", "thai", "turkish"]
+SEGMENTERS = {"chinese": "jieba", "japanese": "fugashi", "thai": "pythainlp", "turkish": "TurkishStemmer"}
+
+
+@pytest.mark.skipif(not HAS_CORE, reason="the compiled core is not built")
+@pytest.mark.parametrize("options", [dict(), dict(use_stemmer=True), dict(word_limit=7),
+                                     dict(flavor="paper", use_stemmer=True), dict(multi_ref="best")],
+                         ids=["plain", "stem", "wlimit", "paper", "best"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_compiled_equals_python(lang, options):
+    if lang in SEGMENTERS:
+        pytest.importorskip(SEGMENTERS[lang])
+    pairs = xlsum_texts.pairs(lang, 80, seed=7)
+    predictions = [p for p, _ in pairs]
+    references = [[r, p[::-1]] if k % 3 == 0 else r for k, (p, r) in enumerate(pairs)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scorer = RougeScorer(TYPES, lang=lang, **options)
+        assert compiled_scorer(scorer) is not None
+        got = score_examples(scorer, predictions, references, backend="compiled")
+        want = score_examples(scorer, predictions, references, backend="python")
+    assert got == want
+
+
+@pytest.mark.skipif(not HAS_CORE, reason="the compiled core is not built")
+@pytest.mark.parametrize("use_stemmer", [False, True], ids=["plain", "stem"])
+@pytest.mark.parametrize("lang", [None] + LANGS)
+def test_compiled_equals_python_flavor_xlsum(lang, use_stemmer):
+    if lang in SEGMENTERS:
+        pytest.importorskip(SEGMENTERS[lang])
+    pairs = xlsum_texts.pairs(lang or "english", 80, seed=8)
+    predictions = [p for p, _ in pairs]
+    references = [[r, p[::-1]] if k % 3 == 0 else r for k, (p, r) in enumerate(pairs)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], flavor="xlsum", lang=lang,
+                             use_stemmer=use_stemmer)
+        assert compiled_scorer(scorer) is not None
+        got = score_examples(scorer, predictions, references, backend="compiled")
+        want = score_examples(scorer, predictions, references, backend="python")
+    assert got == want
+
+
+@pytest.mark.skipif(not HAS_CORE, reason="the compiled core is not built")
+@pytest.mark.parametrize("flavor", ["rouge155", "xlsum"])
+def test_threads_share_the_pseudo_words(flavor):
+    pytest.importorskip("jieba")
+    pairs = xlsum_texts.pairs("chinese", 600, seed=9, max_words=12)
+    predictions, references = [p for p, _ in pairs], [r for _, r in pairs]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scorer = RougeScorer(["rouge1", "rougeL", "rougeLsum"], flavor=flavor, lang="zh")
+        got = scorer.score_batch(predictions, references, n_jobs=2)
+        want = score_examples(scorer, predictions, references, with_statistics=False, backend="python")[0]
+    assert got == want
