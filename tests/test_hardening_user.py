@@ -151,3 +151,45 @@ def test_score_keywords_make_the_argument_order_explicit():
 def test_score_keyword_errors_name_the_argument(args, kwargs, message):
     with pytest.raises(TypeError, match=message):
         RougeScorer(["rouge1"]).score(*args, **kwargs)
+
+
+# ----------------------------------------------------------------------------- F-only metric
+
+
+@pytest.fixture(scope="module")
+def metric():
+    evaluate = pytest.importorskip("evaluate")
+    from pathlib import Path
+
+    return evaluate.load(str(Path(__file__).resolve().parent.parent / "rouge_full_metric"))
+
+
+PREDS = ["the cat sat on the mat", "police kill the gunman", ""]
+REFS = [["a cat sat on the mat"], ["police killed the gunman", "the gunman was shot"], ["nothing"]]
+
+
+def test_metric_f_only_gives_one_value_per_type(metric):
+    full = metric.compute(predictions=PREDS, references=REFS)
+    f_only = metric.compute(predictions=PREDS, references=REFS, return_precision_recall=False)
+    assert sorted(f_only) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]           # a Trainer logs 4, not 12
+    assert f_only == {k: full[k] for k in f_only}
+    with_ci = metric.compute(predictions=PREDS, references=REFS, return_precision_recall=False,
+                             confidence_intervals=True, rouge_types=["rouge1"])
+    assert sorted(with_ci) == ["rouge1", "rouge1_high", "rouge1_low"]
+    per_example = metric.compute(predictions=PREDS, references=REFS, return_precision_recall=False,
+                                 use_aggregator=False, rouge_types=["rouge2"])
+    assert list(per_example) == ["rouge2"] and len(per_example["rouge2"]) == 3
+    assert metric.compute(predictions=[], references=[], return_precision_recall=False,
+                          rouge_types=["rouge1"]) == {"rouge1": 0.0}
+
+
+def test_metric_f_only_as_a_load_time_default():
+    evaluate = pytest.importorskip("evaluate")
+    from pathlib import Path
+
+    module = str(Path(__file__).resolve().parent.parent / "rouge_full_metric")
+    rouge = evaluate.load(module, return_precision_recall=False)
+    assert sorted(rouge.compute(predictions=PREDS, references=REFS)) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    assert len(rouge.compute(predictions=PREDS, references=REFS, return_precision_recall=True)) == 12
+    with pytest.raises(TypeError, match="return_precision_recall"):
+        rouge.compute(predictions=PREDS, references=REFS, return_precision_recall="no")
