@@ -16,7 +16,7 @@ import pytest
 from rouge_full_metric import RougeScorer, compiled
 from rouge_full_metric.batch import compiled_scorer, perl_bootstrap, replicate_sums, score_batch, score_examples
 
-pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="compiled core not built")
+pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason=compiled.unavailable_reason())
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -19,7 +19,7 @@ from rouge_full_metric.tokenization import STOPWORDS, make_token_filter, tokeniz
 
 from test_compiled import WORDS, _perturb, _text, assert_same
 
-pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="compiled core not built")
+pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason=compiled.unavailable_reason())
 
 GOLDENS = Path(__file__).parent / "data" / "stemmer_goldens.tsv.gz"
 
