@@ -180,7 +180,7 @@ class RougeFullMetric(evaluate.Metric):
         # evaluate keeps the file locks of the last compute() on the instance; they hold thread
         # locks that cannot be pickled and mean nothing in another process.
         state = self.__dict__.copy()
-        state.pop("_cached_scorer", None)   # rebuilt on demand; its token filter is a closure
+        state.pop("_cached_scorer", None)   # rebuilt on demand (a scorer pickles, but its engine would not travel)
         state["filelocks"] = []
         for name in ("filelock", "rendez_vous_lock"):
             if name in state:
