@@ -85,7 +85,8 @@ def main():
     print("built offline: a one-layer T5 with %d weights and a word-level tokenizer of %d words"
           % (sum(p.numel() for p in model.parameters()), len(tokenizer)))
     inputs = tokenizer([rows[0]["document"]], return_tensors="pt", truncation=True)
-    summary = tokenizer.batch_decode(model.generate(**inputs), skip_special_tokens=True)[0]
+    generated = model.generate(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"])
+    summary = tokenizer.batch_decode(generated, skip_special_tokens=True)[0]
     print("its summary of the first sample document, untrained: %r (trainer_seq2seq.py trains it first)" % summary)
 
 

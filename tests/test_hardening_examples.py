@@ -59,3 +59,17 @@ def test_trainer_example_logs_f_only():
     assert proc.returncode == 0, proc.stderr[-3000:]
     names = [line.split()[0] for line in proc.stdout.splitlines() if line.startswith("eval_rouge")]
     assert names == ["eval_rouge1", "eval_rouge2", "eval_rougeL", "eval_rougeLsum"]
+
+
+@needs_trainer
+def test_evaluator_example_generates_without_warnings():
+    pytest.importorskip("scipy", reason="evaluate.evaluator needs scipy (evaluate[evaluator])")
+    import transformers
+
+    if int(transformers.__version__.split(".")[0]) >= 5:
+        pytest.skip("evaluate.evaluator('summarization') needs transformers<5 (and so datasets<5)")
+    proc = _python(str(EXAMPLES / "evaluator_summarization.py"))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # before: "Your max_length is set to 25, but your input_length is only 18 ..." once per document
+    assert "max_length" not in proc.stderr and "seem to have been set" not in proc.stderr, proc.stderr[-3000:]
+    assert "rouge1 " in proc.stdout
