@@ -77,6 +77,13 @@ def test_pickle_round_trip_gives_equal_scores(options):
     assert compiled_scorer(clone) is not compiled_scorer(scorer) or not compiled.AVAILABLE
 
 
+def test_dill_round_trip_as_datasets_map_uses_it():
+    dill = pytest.importorskip("dill")
+    scorer = RougeScorer(**SCORERS[1])
+    clone = dill.loads(dill.dumps(scorer))
+    assert [clone.score(p, r) for p, r in CASES] == [scorer.score(p, r) for p, r in CASES]
+
+
 def test_pickle_drops_the_memo_cache():
     scorer = RougeScorer(["rouge1"], use_stemmer=True)
     scorer._example("running runners " * 3, "runs")          # the pure-Python engine memoizes
