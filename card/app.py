@@ -85,11 +85,14 @@ def parse_jsonl(text):
 
 
 def options_from_form(rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref, jackknife,
-                      split_sentences, use_aggregator, confidence_intervals, lang=NO_LANG):
+                      split_sentences, use_aggregator, confidence_intervals, return_precision_recall=True,
+                      lang=NO_LANG):
     """The metric's keyword arguments for the form's values ("flavor default" leaves them unset)."""
     options = dict(rouge_types=list(rouge_types or DEFAULT_TYPES), flavor=flavor, use_stemmer=bool(use_stemmer),
                    remove_stopwords=bool(remove_stopwords), split_sentences=split_sentences,
                    use_aggregator=bool(use_aggregator), confidence_intervals=bool(confidence_intervals))
+    if not return_precision_recall:
+        options["return_precision_recall"] = False
     if multi_ref and multi_ref != FLAVOR_DEFAULT:
         options["multi_ref"] = multi_ref
     if jackknife and jackknife != FLAVOR_DEFAULT:
@@ -112,7 +115,8 @@ def score(metric, predictions, references, options):
     result = metric.compute(predictions=predictions, references=references, **options)
     # flavor matlab reports NaN where MATLAB does; JSON has no NaN, so the form shows null
     result = {k: _nan_to_none(v) for k, v in result.items()}
-    signature_options = {k: v for k, v in options.items() if k not in ("use_aggregator", "confidence_intervals")}
+    signature_options = {k: v for k, v in options.items()
+                         if k not in ("use_aggregator", "confidence_intervals", "return_precision_recall")}
     return result, metric.signature(**signature_options)
 
 
@@ -142,20 +146,46 @@ def card_markdown():
     return text.lstrip()
 
 
+class Handlers:
+    """What the form's buttons call.  Every argument is named (no ``*args``): gradio names the
+    Space's API parameters after them (``view_api()``), so a client calls ``predictions=...``,
+    ``flavor=...``, not ``param_2`` ... ``param_10``."""
+
+    def __init__(self, metric, error=ValueError):
+        self.metric, self.error = metric, error
+
+    def _run(self, parse, texts, form):
+        try:
+            predictions, references = parse(*texts)
+            return score_with_notes(self.metric, predictions, references, options_from_form(*form))
+        except (ValueError, TypeError, LookupError, ImportError) as error:
+            # the metric's messages name the argument at fault (an ImportError names the extra to
+            # install for a language): show them, not a stack trace
+            raise self.error(str(error))
+
+    def score_lines(self, predictions, references, rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref,
+                    jackknife, split_sentences, use_aggregator, confidence_intervals, return_precision_recall,
+                    lang):
+        """Score one example per line (several references separated by ``|||``): (result,
+        signature, warnings)."""
+        return self._run(parse_lines, (predictions, references),
+                         (rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref, jackknife,
+                          split_sentences, use_aggregator, confidence_intervals, return_precision_recall, lang))
+
+    def score_jsonl(self, jsonl, rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref, jackknife,
+                    split_sentences, use_aggregator, confidence_intervals, return_precision_recall, lang):
+        """Score JSON Lines of {"prediction": ..., "references": [...]}: (result, signature, warnings)."""
+        return self._run(parse_jsonl, (jsonl,),
+                         (rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref, jackknife,
+                          split_sentences, use_aggregator, confidence_intervals, return_precision_recall, lang))
+
+
 def build_demo(metric=None):
     """The gr.Blocks app (not launched)."""
     import gradio as gr
 
     metric = metric if metric is not None else load_metric()
-
-    def run(parse, first, second, *form):
-        try:
-            predictions, references = parse(first, second) if second is not None else parse(first)
-            result, signature, notes = score_with_notes(metric, predictions, references, options_from_form(*form))
-        except (ValueError, TypeError, LookupError, ImportError) as error:
-            # the metric's messages name the argument at fault: show them, not a stack trace
-            raise gr.Error(str(error))
-        return result, signature, notes
+    handlers = Handlers(metric, gr.Error)
 
     with gr.Blocks(title="rouge_full_metric") as demo:
         gr.Markdown("# rouge_full_metric\nEvery ROUGE variant, bit-exact with ROUGE-1.5.5.pl by default "
@@ -173,8 +203,9 @@ def build_demo(metric=None):
             remove_stopwords = gr.Checkbox(False, label="remove_stopwords (flavors rouge155, paper)")
             use_aggregator = gr.Checkbox(True, label="use_aggregator (corpus values)")
             confidence_intervals = gr.Checkbox(False, label="confidence_intervals")
+            return_precision_recall = gr.Checkbox(True, label="return_precision_recall (off: F-measures only)")
         form = [rouge_types, flavor, use_stemmer, remove_stopwords, multi_ref, jackknife, split_sentences,
-                use_aggregator, confidence_intervals, lang]
+                use_aggregator, confidence_intervals, return_precision_recall, lang]
         with gr.Tab("One example per line"):
             predictions = gr.Textbox(EXAMPLE_PREDICTIONS, lines=5, label="predictions (one per line)")
             references = gr.Textbox(EXAMPLE_REFERENCES, lines=5,
@@ -182,22 +213,16 @@ def build_demo(metric=None):
             lines_button = gr.Button("Compute", variant="primary")
         with gr.Tab("JSON Lines (multi-sentence texts)"):
             jsonl = gr.Textbox(EXAMPLE_JSONL, lines=8,
-                               label='{"prediction": "...", "references": ["...", ...]} per line; '
+                               label='jsonl: {"prediction": "...", "references": ["...", ...]} per line; '
                                      'sentences separated by \\n')
             jsonl_button = gr.Button("Compute", variant="primary")
         result = gr.JSON(label="result")
         signature = gr.Textbox(label="signature (report it with the numbers)")
         notes = gr.Textbox(label="warnings (e.g. texts the tokenizer emptied: choose their lang)")
-
-        def score_lines(predictions_text, references_text, *form_values):
-            return run(parse_lines, predictions_text, references_text, *form_values)
-
-        def score_jsonl(jsonl_text, *form_values):
-            return run(parse_jsonl, jsonl_text, None, *form_values)
-
-        lines_button.click(score_lines, inputs=[predictions, references] + form, outputs=[result, signature, notes],
-                           api_name="score_lines")
-        jsonl_button.click(score_jsonl, inputs=[jsonl] + form, outputs=[result, signature, notes], api_name="score_jsonl")
+        lines_button.click(handlers.score_lines, inputs=[predictions, references] + form,
+                           outputs=[result, signature, notes], api_name="score_lines")
+        jsonl_button.click(handlers.score_jsonl, inputs=[jsonl] + form, outputs=[result, signature, notes],
+                           api_name="score_jsonl")
         card = card_markdown()
         if card:
             with gr.Accordion("Metric card", open=False):

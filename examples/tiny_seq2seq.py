@@ -50,7 +50,10 @@ def build_model(vocab_size, seed=0):
                       num_heads=2, pad_token_id=0, eos_token_id=1, decoder_start_token_id=0,
                       dropout_rate=0.0)
     model = T5ForConditionalGeneration(config)
-    model.generation_config.max_new_tokens = 24
+    # At most 24 new tokens, said as max_length (the decoder's start token + 24): Seq2SeqTrainer
+    # fills in a default max_length after its first generate(), and max_new_tokens next to it
+    # made transformers warn "Both max_new_tokens and max_length" at every later batch.
+    model.generation_config.max_length = 25
     return model
 
 
@@ -67,3 +70,25 @@ def model_and_tokenizer(name=None, rows=None, seed=0):
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
     return AutoModelForSeq2SeqLM.from_pretrained(name), AutoTokenizer.from_pretrained(name)
+
+
+def main():
+    """``python examples/tiny_seq2seq.py``: what the helper builds, and one summary it writes."""
+    try:
+        model, tokenizer = tiny_model_and_tokenizer()
+    except ImportError as error:
+        raise SystemExit("tiny_seq2seq.py is the helper of the transformers examples and needs torch and "
+                         "transformers: pip install \".[trainer]\" (%s)" % error)
+    rows = summarization_rows()
+    print("tiny_seq2seq.py: the helper that trainer_seq2seq.py and evaluator_summarization.py import "
+          "(not an example itself; see examples/README.md)")
+    print("built offline: a one-layer T5 with %d weights and a word-level tokenizer of %d words"
+          % (sum(p.numel() for p in model.parameters()), len(tokenizer)))
+    inputs = tokenizer([rows[0]["document"]], return_tensors="pt", truncation=True)
+    generated = model.generate(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"])
+    summary = tokenizer.batch_decode(generated, skip_special_tokens=True)[0]
+    print("its summary of the first sample document, untrained: %r (trainer_seq2seq.py trains it first)" % summary)
+
+
+if __name__ == "__main__":
+    main()

@@ -2,9 +2,11 @@
 
     python examples/trainer_seq2seq.py                  # tiny model built in-process, offline
     python examples/trainer_seq2seq.py --model t5-small # a Hub model (needs the network)
+    python examples/trainer_seq2seq.py --f-only         # log the 4 F-measures only
 
-Needs ``torch``, ``transformers>=4.46`` (4 or 5) and ``accelerate`` (the Trainer's own requirement),
-e.g. ``pip install torch "transformers>=4.46" accelerate``.  Two pitfalls
+Needs ``torch``, ``transformers>=4.46`` (4 or 5), ``accelerate`` (the Trainer's own requirement),
+``evaluate`` and ``datasets``: ``pip install ".[trainer]"`` after a CPU torch (examples/README.md).
+Two pitfalls
 the functions below handle:
 
 * ``predict_with_generate=True`` pads generated ids *and* labels with -100 (the Trainer pads
@@ -117,8 +119,10 @@ def make_trainer(model, tokenizer, train, evaluation, compute_metrics, output_di
                           processing_class=tokenizer, compute_metrics=compute_metrics)
 
 
-def run(model_name=None, epochs=12, output_dir=None, seed=0):
-    """Train briefly, then evaluate with both ``compute_metrics`` variants; returns both results."""
+def run(model_name=None, epochs=12, output_dir=None, seed=0, options=None):
+    """Train briefly, then evaluate with both ``compute_metrics`` variants; returns both results.
+    ``options`` go to the metric (e.g. ``return_precision_recall=False`` for F-measures only)."""
+    options = options or {}
     from tiny_seq2seq import model_and_tokenizer, summarization_rows
 
     rows = summarization_rows()
@@ -126,12 +130,12 @@ def run(model_name=None, epochs=12, output_dir=None, seed=0):
     data = tokenized_datasets(rows, tokenizer)
     with tempfile.TemporaryDirectory() as tmp:
         output_dir = output_dir or tmp
-        trainer = make_trainer(model, tokenizer, data, data, make_compute_metrics(tokenizer), output_dir,
+        trainer = make_trainer(model, tokenizer, data, data, make_compute_metrics(tokenizer, **options), output_dir,
                                epochs=epochs, seed=seed)
         if epochs:
             trainer.train()
         full = trainer.evaluate()
-        streaming_trainer = make_trainer(model, tokenizer, data, data, make_streaming_compute_metrics(tokenizer),
+        streaming_trainer = make_trainer(model, tokenizer, data, data, make_streaming_compute_metrics(tokenizer, **options),
                                          output_dir, streaming=True, epochs=epochs, seed=seed)
         streamed = streaming_trainer.evaluate()
     return full, streamed
@@ -141,8 +145,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description="ROUGE as Seq2SeqTrainer metrics")
     parser.add_argument("--model", help="a seq2seq model on the Hub (default: a tiny model built offline)")
     parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument("--f-only", action="store_true",
+                        help="return_precision_recall=False: the Trainer logs the 4 F-measures, not 12 values")
     args = parser.parse_args(argv)
-    full, streamed = run(args.model, args.epochs)
+    options = {"return_precision_recall": False} if args.f_only else {}
+    full, streamed = run(args.model, args.epochs, options=options)
     for name in sorted(k for k in full if k.startswith("eval_rouge")):
         print("%-24s %.5f   streaming: %.5f" % (name, full[name], streamed[name]))
 

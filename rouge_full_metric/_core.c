@@ -4664,6 +4664,19 @@ static PyObject *mod_round5(PyObject *self, PyObject *arg) {
     return PyFloat_FromDouble(round5(x));
 }
 
+/* Issue 12: read_files reads only regular files up to READ_FILES_MAX_BYTES.  A device such as
+ * /dev/zero never ends and a huge file would exhaust memory; both get None, and the Python
+ * reader (cli/input_files.py) refuses them with a message, under its configurable cap. */
+#include <sys/stat.h>
+#ifndef S_ISREG
+#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
+#endif
+#define READ_FILES_MAX_BYTES ((long long)64 << 20)
+static int read_files_accepts(int fd) {
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (long long)st.st_size <= READ_FILES_MAX_BYTES;
+}
+
 /* read_files(paths) -> [bytes or None]: each file's content, None where it cannot be opened or
  * read (the caller then takes its slow path, which reports the error as the Perl does).  The
  * ROUGE-1.5.5.pl command line reads two small files per evaluation; open/read/close here cost
@@ -4681,6 +4694,10 @@ static PyObject *mod_read_files(PyObject *self, PyObject *paths) {
         PyObject *item = NULL;
         int fd = open(PyBytes_AS_STRING(encoded), O_RDONLY | O_BINARY);
         Py_DECREF(encoded);
+        if (fd >= 0 && !read_files_accepts(fd)) {
+            close(fd);
+            fd = -1;   /* the caller's Python path applies its checks and says why (issue 12) */
+        }
         if (fd >= 0) {
             size_t len = 0;
             for (;;) {

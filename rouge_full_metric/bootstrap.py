@@ -105,7 +105,7 @@ def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confide
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be at least 1, got %r" % (n_bootstrap,))
     values = np.asarray(values, dtype=np.float64).reshape(len(keys), -1)
-    order = sorted(range(len(keys)), key=lambda i: keys[i].encode("utf-8"))
+    order = sorted(range(len(keys)), key=lambda i: keys[i].encode("utf-8", "surrogatepass"))
     size = len(keys)
     sums = (replicate or replicate_sums)(values[order], n_bootstrap)
     means = sums / size if size else sums
@@ -134,7 +134,7 @@ def perl_bootstrap_counts(values, keys: Sequence[str], n_bootstrap: int = 1000, 
     values = np.asarray(values, dtype=np.float64).reshape(len(keys), -1)
     if values.shape[1] % 3:
         raise ValueError("values must hold (CNT, PCNT, HIT) triples, got %d columns" % values.shape[1])
-    order = sorted(range(len(keys)), key=lambda i: keys[i].encode("utf-8"))
+    order = sorted(range(len(keys)), key=lambda i: keys[i].encode("utf-8", "surrogatepass"))
     sums = (replicate or replicate_sums)(values[order], n_bootstrap)
     out = []
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -18,13 +18,33 @@ API_VERSION = 2   # the _core interface this module drives (2: Engine takes a na
 
 FORCED_PYTHON = os.environ.get(ENV_FORCE_PYTHON, "").strip().lower() not in ("", "0", "false", "no")
 
+BUILD_HINT = ("run `pip install -e .` (it builds the core in place) or `python setup.py build_ext --inplace` "
+              "in the checkout")
+
+
+def _missing_core_error(error: ImportError) -> ImportError:
+    """Python reports a module that was never built, imported from a package being initialized,
+    as a "circular import"; say what it is instead, when no compiled file is there at all."""
+    import importlib.machinery
+
+    folder = os.path.dirname(os.path.abspath(__file__))
+    names = os.listdir(folder) if os.path.isdir(folder) else []
+    if any(n.startswith("_core") and n.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for n in names):
+        return error   # a core is there but does not load (another Python, a broken build): keep the reason
+    where = "the source tree" if os.path.isfile(os.path.join(folder, "_core.c")) else "this copy of the package"
+    missing = ImportError("%s has no compiled core (%s has no _core extension module), so the pure-Python "
+                          "engine runs; to build it %s" % (where, folder, BUILD_HINT))
+    missing.__cause__ = error
+    return missing
+
+
 core = None
 IMPORT_ERROR = None
 if not FORCED_PYTHON:
     try:
         from . import _core as core  # a small C module: importing it costs well under a millisecond
     except ImportError as error:  # not built: the pure-Python engine takes over
-        IMPORT_ERROR = error
+        IMPORT_ERROR = _missing_core_error(error)
         if __package__ != "rouge_full_metric":
             # This file is a copy (evaluate.load copies the .py modules only): use the core of an
             # installed rouge_full_metric when there is one.
@@ -40,6 +60,19 @@ if not FORCED_PYTHON:
 AVAILABLE = core is not None
 
 
+def unavailable_reason() -> str:
+    """Why the compiled core does not run ("" when it does), e.g. for test skip reasons.
+
+    >>> unavailable_reason() == "" if AVAILABLE else unavailable_reason() != ""
+    True
+    """
+    if AVAILABLE:
+        return ""
+    if FORCED_PYTHON:
+        return "the pure-Python engine is forced by %s" % ENV_FORCE_PYTHON
+    return str(IMPORT_ERROR)
+
+
 def backend() -> str:
     """``"compiled"`` when the C core scores, ``"python"`` otherwise.
 
@@ -49,4 +82,4 @@ def backend() -> str:
     return "compiled" if AVAILABLE else "python"
 
 
-__all__ = ["AVAILABLE", "backend", "core", "ENV_FORCE_PYTHON", "FORCED_PYTHON"]
+__all__ = ["AVAILABLE", "backend", "core", "ENV_FORCE_PYTHON", "FORCED_PYTHON", "unavailable_reason"]

@@ -70,27 +70,21 @@ class NearDuplicates(NamedTuple):
 
 
 def _single_type_scorer(scorer, rouge_type: str):
-    """A RougeScorer with ``scorer``'s options and the one type ``rouge_type``."""
+    """A RougeScorer with ``scorer``'s options and the one type ``rouge_type`` (a scorer's options
+    are fixed at construction, so one per scorer and type is enough)."""
     with _single_lock:
-        per = _single_cache.setdefault(scorer, {})
-        single = per.get(rouge_type)
-        if single is not None and single._options == _options(scorer):
+        single = _single_cache.setdefault(scorer, {}).get(rouge_type)
+        if single is not None:
             return single
     from .scorer import RougeScorer
 
     single = RougeScorer([rouge_type], flavor=scorer.flavor, use_stemmer=scorer.use_stemmer,
                          remove_stopwords=scorer.remove_stopwords, word_limit=scorer.word_limit,
                          byte_limit=scorer.byte_limit, multi_ref=scorer.multi_ref, jackknife=scorer.jackknife,
-                         alpha=scorer.alpha, tokenizer=scorer.tokenizer)
-    single._options = _options(scorer)
+                         alpha=scorer.alpha, tokenizer=scorer.tokenizer, lang=scorer.lang)
     with _single_lock:
         _single_cache.setdefault(scorer, {})[rouge_type] = single
     return single
-
-
-def _options(scorer) -> tuple:
-    return (scorer.flavor, scorer.use_stemmer, scorer.remove_stopwords, scorer.word_limit, scorer.byte_limit,
-            scorer.multi_ref, scorer.jackknife, scorer.alpha, id(scorer.tokenizer))
 
 
 def _check_texts(texts, argument: str) -> list:
@@ -122,6 +116,8 @@ def _resolve_type(scorer, rouge_type: Optional[str]) -> str:
 
 def _corpus(single, texts_a, texts_b):
     """(compiled scorer, corpus) or None when the pure-Python engine must run."""
+    if single.lang is not None or single.flavor == "xlsum":
+        return None   # the pair kernels read texts with the Perl's (or rouge_score's) byte tokenizer
     cs = compiled_scorer(single)
     if cs is None or not hasattr(compiled.core, "pair_corpus"):
         return None

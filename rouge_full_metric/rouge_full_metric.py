@@ -88,9 +88,12 @@ Args:
         seeded bootstrap replicates) or "mean" (the plain mean; flavors rouge_score and paper always
         report the plain mean).
     confidence_intervals: also return "<type>_low"/"<type>_high" (and _precision_/_recall_ bounds).
+    return_precision_recall: True (default) returns "<type>_precision" and "<type>_recall" too; False
+        returns the F-measures only (one value per rouge type: a Trainer then logs 4 metrics, not 12).
     confidence: CI level in percent (Perl -c), default 95. n_bootstrap: replicates (Perl -r), default 1000.
 Returns:
-    A flat dict of floats: "<type>" (F-measure), "<type>_precision", "<type>_recall" (and bounds);
+    A flat dict of floats: "<type>" (F-measure), "<type>_precision", "<type>_recall" (and bounds;
+    the F-measures alone with return_precision_recall=False);
     with use_aggregator=False the same keys hold per-example lists. Empty inputs give 0.0 (lists: []).
 Examples:
     >>> import os, evaluate
@@ -104,6 +107,9 @@ Examples:
     ...                        references=[["police killed the gunman", "the gunman was shot"]])
     >>> round(result["rougeSU4"], 5)
     0.45
+    >>> rouge.compute(predictions=["the cat sat"], references=["a cat sat"], rouge_types=["rouge1", "rouge2"],
+    ...               return_precision_recall=False)
+    {'rouge1': 0.66667, 'rouge2': 0.5}
 """
 
 # Engine options and their defaults; accepted at evaluate.load(...) and at compute(...).
@@ -113,6 +119,8 @@ DEFAULTS = {
     "tokenizer": None, "split_sentences": None, "use_aggregator": True, "aggregate": "bootstrap",
     "confidence_intervals": False, "confidence": 95, "n_bootstrap": 1000, "lang": None,
 }
+# Report options (they change which keys are returned, not the scores).
+DEFAULTS["return_precision_recall"] = True
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 # The options that shape the RougeScorer itself (the rest only change the report).
 _SCORER_OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit",
@@ -150,6 +158,18 @@ def _check_inputs(predictions, references):
                         "in one call. Wrap every single reference in a list: [[ref], [ref1, ref2], ...]")
 
 
+def _check_flag(name, value):
+    if not isinstance(value, bool):
+        raise TypeError("%s must be True or False, got %r" % (name, value))
+    return value
+
+
+def _f_only(out, rouge_types):
+    """The F-measure keys of a result (with their bounds), for return_precision_recall=False."""
+    keep = set(rouge_types) | {t + b for t in rouge_types for b in ("_low", "_high")}
+    return {k: v for k, v in out.items() if k in keep}
+
+
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class RougeFullMetric(evaluate.Metric):
     """evaluate.Metric for every ROUGE variant; options given at load time become defaults."""
@@ -157,7 +177,7 @@ class RougeFullMetric(evaluate.Metric):
     def __init__(self, rouge_types=None, flavor="rouge155", use_stemmer=False, remove_stopwords=False,
                  word_limit=None, byte_limit=None, multi_ref=None, jackknife=None, alpha=0.5, tokenizer=None,
                  split_sentences=None, use_aggregator=True, aggregate="bootstrap", confidence_intervals=False,
-                 confidence=95, n_bootstrap=1000, lang=None, **kwargs):
+                 confidence=95, n_bootstrap=1000, lang=None, return_precision_recall=True, **kwargs):
         # evaluate.load() forwards unknown keyword arguments here and the base class would drop
         # them silently; a misspelt option must not quietly change nothing.
         unknown = sorted(set(kwargs) - _EVALUATE_INIT)
@@ -170,6 +190,7 @@ class RougeFullMetric(evaluate.Metric):
                               split_sentences=split_sentences, use_aggregator=use_aggregator, aggregate=aggregate,
                               confidence_intervals=confidence_intervals, confidence=confidence,
                               n_bootstrap=n_bootstrap, lang=lang)
+        self._defaults["return_precision_recall"] = _check_flag("return_precision_recall", return_precision_recall)
         # Fail at load time, not at the end of a training run.
         self._scorer(self._defaults)
         super().__init__(**kwargs)
@@ -178,7 +199,7 @@ class RougeFullMetric(evaluate.Metric):
         # evaluate keeps the file locks of the last compute() on the instance; they hold thread
         # locks that cannot be pickled and mean nothing in another process.
         state = self.__dict__.copy()
-        state.pop("_cached_scorer", None)   # rebuilt on demand; its token filter is a closure
+        state.pop("_cached_scorer", None)   # rebuilt on demand (a scorer pickles, but its engine would not travel)
         state["filelocks"] = []
         for name in ("filelock", "rendez_vous_lock"):
             if name in state:
@@ -236,6 +257,7 @@ class RougeFullMetric(evaluate.Metric):
         options.update({k: v for k, v in given.items() if v is not _UNSET})
         if options["rouge_types"] is None:
             options["rouge_types"] = list(DEFAULT_TYPES)
+        _check_flag("return_precision_recall", options["return_precision_recall"])
         if options["aggregate"] not in ("bootstrap", "mean"):
             raise ValueError("aggregate must be 'bootstrap' or 'mean', got %r" % (options["aggregate"],))
         return options
@@ -271,18 +293,19 @@ class RougeFullMetric(evaluate.Metric):
             if options["use_aggregator"] and options["confidence_intervals"]:
                 for stat in ("", "_precision", "_recall"):
                     out[t + stat + "_low"] = out[t + stat + "_high"] = 0.0
-        return out
+        return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
 
     def _compute(self, predictions, references, rouge_types=_UNSET, flavor=_UNSET, use_stemmer=_UNSET,
                  remove_stopwords=_UNSET, word_limit=_UNSET, byte_limit=_UNSET, multi_ref=_UNSET, jackknife=_UNSET,
                  alpha=_UNSET, tokenizer=_UNSET, split_sentences=_UNSET, use_aggregator=_UNSET, aggregate=_UNSET,
-                 confidence_intervals=_UNSET, confidence=_UNSET, n_bootstrap=_UNSET, lang=_UNSET):
+                 confidence_intervals=_UNSET, confidence=_UNSET, n_bootstrap=_UNSET, lang=_UNSET,
+                 return_precision_recall=_UNSET):
         options = self._options(dict(
             rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer, remove_stopwords=remove_stopwords,
             word_limit=word_limit, byte_limit=byte_limit, multi_ref=multi_ref, jackknife=jackknife, alpha=alpha,
             tokenizer=tokenizer, split_sentences=split_sentences, use_aggregator=use_aggregator,
             aggregate=aggregate, confidence_intervals=confidence_intervals, confidence=confidence,
-            n_bootstrap=n_bootstrap, lang=lang))
+            n_bootstrap=n_bootstrap, lang=lang, return_precision_recall=return_precision_recall))
         if not predictions:
             return self._empty_result(options)
         scorer = self._scorer(options)
@@ -299,7 +322,7 @@ class RougeFullMetric(evaluate.Metric):
                 out[t] = [float(s[t].fmeasure) for s in per_example]
                 out[t + "_precision"] = [float(s[t].precision) for s in per_example]
                 out[t + "_recall"] = [float(s[t].recall) for s in per_example]
-            return out
+            return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
         result = scorer.score_corpus(predictions, references, confidence=options["confidence"],
                                      n_bootstrap=options["n_bootstrap"])
         pick = "mean" if options["aggregate"] == "mean" else "mid"
@@ -309,7 +332,7 @@ class RougeFullMetric(evaluate.Metric):
                 if options["confidence_intervals"]:
                     out[t + suffix + "_low"] = float(stat.low)
                     out[t + suffix + "_high"] = float(stat.high)
-        return out
+        return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
 
     def signature(self, **options) -> str:
         """The engine's signature for these options (defaults from load time).

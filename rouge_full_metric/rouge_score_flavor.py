@@ -27,6 +27,47 @@ def _nltk_porter():
     return porter.PorterStemmer()
 
 
+# Distinct tokens the stemmed tokenizer memoizes before it starts afresh (an open vocabulary
+# must not grow a long-lived process without bound); read at call time, so tests can lower it.
+CACHE_LIMIT = 1 << 19
+
+
+def _tokenize_plain(text: str) -> List[str]:
+    return [t for t in _SPACES.split(_NON_ALPHANUMERIC.sub(" ", text.lower())) if _VALID.match(t)]
+
+
+class StemmedTokenizer:
+    """rouge_score's ``DefaultTokenizer(use_stemmer=True)``, memoizing NLTK's stems in a bounded
+    cache.  A class rather than a closure so that a scorer pickles; the memo is not pickled."""
+
+    __slots__ = ("_stemmer", "_cache")
+
+    def __init__(self):
+        self._stemmer = _nltk_porter()
+        self._cache: Dict[str, str] = {}
+
+    def __reduce__(self):
+        return (StemmedTokenizer, ())
+
+    def cache_size(self) -> int:
+        """How many tokens are memoized (at most ``CACHE_LIMIT``)."""
+        return len(self._cache)
+
+    def _stem(self, token: str) -> str:
+        cache = self._cache
+        result = cache.get(token)
+        if result is None:
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            result = cache[token] = self._stemmer.stem(token)
+        return result
+
+    def __call__(self, text: str) -> List[str]:
+        tokens = _SPACES.split(_NON_ALPHANUMERIC.sub(" ", text.lower()))
+        stem = self._stem
+        return [t for t in (stem(x) if len(x) > 3 else x for x in tokens) if _VALID.match(t)]
+
+
 def make_tokenizer(use_stemmer: bool = False, tokenizer=None) -> Callable[[str], List[str]]:
     """rouge_score's ``DefaultTokenizer`` (memoizing the stemmer), or a user's tokenizer.
 
@@ -45,24 +86,8 @@ def make_tokenizer(use_stemmer: bool = False, tokenizer=None) -> Callable[[str],
         raise TypeError("tokenizer must be a callable str -> list[str] or have a tokenize() method, got %r"
                         % (tokenizer,))
     if not use_stemmer:
-        def tokenize(text: str) -> List[str]:
-            return [t for t in _SPACES.split(_NON_ALPHANUMERIC.sub(" ", text.lower())) if _VALID.match(t)]
-        return tokenize
-
-    stemmer = _nltk_porter()
-    cache: Dict[str, str] = {}
-
-    def stem(token: str) -> str:
-        result = cache.get(token)
-        if result is None:
-            result = cache[token] = stemmer.stem(token)
-        return result
-
-    def tokenize_stemmed(text: str) -> List[str]:
-        tokens = _SPACES.split(_NON_ALPHANUMERIC.sub(" ", text.lower()))
-        return [t for t in (stem(x) if len(x) > 3 else x for x in tokens) if _VALID.match(t)]
-
-    return tokenize_stemmed
+        return _tokenize_plain
+    return StemmedTokenizer()
 
 
 def sentences_of(text: str) -> List[str]:

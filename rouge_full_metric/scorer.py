@@ -103,6 +103,28 @@ def _check_limit(name: str, value) -> Optional[int]:
     return int(value) or None
 
 
+# Options are read once, at construction, into the token filter, the tokenizer and the compiled
+# engine: an option changed afterwards would be half-applied (issue 12, R7), so they are read-only.
+_READ_ONLY_MESSAGE = ("RougeScorer options are fixed at construction: cannot change %r afterwards "
+                      "(it would be applied by one engine and not the other); build a new "
+                      "RougeScorer(..., %s=...) instead")
+
+
+def _read_only_after(init):
+    """Wrap ``RougeScorer.__init__``: once it returns, setting or deleting an attribute raises
+    AttributeError (pickle and copy restore ``__dict__`` directly, so they still work)."""
+    def wrapper(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        object.__setattr__(self, "_read_only", True)
+
+    wrapper.__doc__, wrapper.__name__, wrapper.__qualname__ = init.__doc__, init.__name__, init.__qualname__
+    wrapper.__wrapped__ = init
+    return wrapper
+
+
+_MISSING = object()
+
+
 class RougeScorer:
     """Score predictions against references with any ROUGE variant.
 
@@ -144,6 +166,7 @@ class RougeScorer:
     Score(precision=0.75, recall=0.75, fmeasure=0.75)
     """
 
+    @_read_only_after
     def __init__(self, rouge_types: Union[str, Sequence[str]] = ("rouge1", "rouge2", "rougeL", "rougeLsum"),
                  flavor: str = "rouge155", use_stemmer: bool = False, remove_stopwords: bool = False,
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
@@ -230,6 +253,17 @@ class RougeScorer:
             raise ValueError("byte_limit counts the Perl's raw bytes and is not defined with lang=%r; "
                              "use word_limit, which counts tokens" % self.lang)
         self._lang_tokenize = lang_pipeline.perl_tokenizer(self.language, self.use_stemmer)
+
+    # ----------------------------------------------------------------------------- read-only options
+    def __setattr__(self, name, value):
+        if self.__dict__.get("_read_only"):
+            raise AttributeError(_READ_ONLY_MESSAGE % (name, name))
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        if self.__dict__.get("_read_only"):
+            raise AttributeError(_READ_ONLY_MESSAGE % (name, name))
+        object.__delattr__(self, name)
 
     # ----------------------------------------------------------------------------- signature
     def signature(self, confidence: float = 95, n_bootstrap: int = 1000) -> str:
@@ -390,7 +424,8 @@ class RougeScorer:
         return out
 
     # ----------------------------------------------------------------------------- public API
-    def score(self, prediction: Text, references) -> Dict[str, Score]:
+    def score(self, prediction: Text = _MISSING, references=_MISSING, *, target=_MISSING,
+              reference=_MISSING) -> Dict[str, Score]:
         """Score one prediction against one or more references.
 
         ``prediction`` is a str (sentences separated by ``\\n``), bytes, or a list of sentences;
@@ -398,11 +433,25 @@ class RougeScorer:
         a list of sentences is written ``[["sentence 1", "sentence 2"]]``).  Returns {rouge_type: Score}; in flavor
         ``rouge155`` the values are those ``ROUGE-1.5.5.pl -d`` prints (5 decimals).
 
+        The order is the **reverse** of rouge_score's ``score(target, prediction)``: code ported
+        from it should name both, ``score(target=..., prediction=...)`` (``target=`` and
+        ``reference=`` are accepted as names of ``references``), which reads the same in both.
+
         >>> RougeScorer(["rouge2"]).score("a b c d", ["a b x", "b c"])["rouge2"]
         Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
+        >>> RougeScorer(["rouge2"]).score(target=["a b x", "b c"], prediction="a b c d")["rouge2"]
+        Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
         """
-        self._check_lost([prediction], [references], single=True)
-        return score_one(self, prediction, references)[1]
+        given = [(name, value) for name, value in (("references", references), ("target", target),
+                                                    ("reference", reference)) if value is not _MISSING]
+        if len(given) > 1:
+            raise TypeError("score() got %s: they name the same argument (target= is rouge_score's name "
+                            "for the references); give one" % " and ".join("%s=" % n for n, _ in given))
+        if prediction is _MISSING or not given:
+            raise TypeError("score() needs the prediction and the references: score(prediction, references), "
+                            "or by name score(prediction=..., references=...) (target= also names the references)")
+        self._check_lost([prediction], [given[0][1]], single=True)
+        return score_one(self, prediction, given[0][1])[1]
 
     def score_batch(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> List[Dict[str, Score]]:
         """``[self.score(p, r) for p, r in zip(predictions, references)]``, many pairs per call.

@@ -148,7 +148,62 @@ def limit_sentences(sentences: List[str], word_limit: Optional[int],
     return kept
 
 
-def make_token_filter(use_stemmer: bool, remove_stopwords: bool) -> Callable[[List[str]], List[str]]:
+# Distinct surface forms a token filter memoizes before it starts afresh: a long-lived process
+# meeting an open vocabulary (names, numbers, typos) must not grow without bound.  About 100 MB at
+# this size; read at call time, so tests can lower it.
+CACHE_LIMIT = 1 << 19
+
+
+class TokenFilter:
+    """Per-token stop-word removal then stemming, memoized per surface form (a bounded cache).
+
+    A class rather than a closure so that a :class:`~rouge_full_metric.RougeScorer` pickles
+    (multiprocessing, ``datasets.map(num_proc=...)``, Spark); the memo is not pickled.
+    ``settings`` says what it does, for the compiled core, which applies it natively (batch.py).
+    """
+
+    __slots__ = ("settings", "_cache")
+
+    def __init__(self, use_stemmer: bool, remove_stopwords: bool):
+        self.settings = (bool(use_stemmer), bool(remove_stopwords))
+        self._cache: Dict[str, Optional[str]] = {}
+
+    def __reduce__(self):
+        return (TokenFilter, self.settings)
+
+    def cache_size(self) -> int:
+        """How many surface forms are memoized (at most ``CACHE_LIMIT``)."""
+        return len(self._cache)
+
+    def _process(self, token: str) -> Optional[str]:
+        use_stemmer, remove_stopwords = self.settings
+        if remove_stopwords and token in STOPWORDS:
+            result = None
+        elif use_stemmer and len(token) > 3:
+            result = stem(token)
+        else:
+            result = token
+        cache = self._cache
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[token] = result
+        return result
+
+    def __call__(self, tokens: List[str]) -> List[str]:
+        if self.settings == (False, False):
+            return tokens
+        get = self._cache.get
+        out = []
+        for token in tokens:
+            result = get(token, 0)
+            if result == 0:
+                result = self._process(token)
+            if result is not None:
+                out.append(result)
+        return out
+
+
+def make_token_filter(use_stemmer: bool, remove_stopwords: bool) -> TokenFilter:
     """Per-token stop-word removal then stemming (spec §4.1 step 5), memoized per surface form.
 
     Stop words are tested on the surface form, before stemming; only tokens longer than 3
@@ -158,38 +213,7 @@ def make_token_filter(use_stemmer: bool, remove_stopwords: bool) -> Callable[[Li
     >>> f(["want", "wanted", "ran", "geese"])
     ['want', 'ran', 'goose']
     """
-    if not use_stemmer and not remove_stopwords:
-        def keep(tokens: List[str]) -> List[str]:
-            return tokens
-
-        keep.settings = (False, False)
-        return keep
-    cache: Dict[str, Optional[str]] = {}
-
-    def process(token: str) -> Optional[str]:
-        if remove_stopwords and token in STOPWORDS:
-            result = None
-        elif use_stemmer and len(token) > 3:
-            result = stem(token)
-        else:
-            result = token
-        cache[token] = result
-        return result
-
-    def apply(tokens: List[str]) -> List[str]:
-        get = cache.get
-        out = []
-        for token in tokens:
-            result = get(token, 0)
-            if result == 0:
-                result = process(token)
-            if result is not None:
-                out.append(result)
-        return out
-
-    # What the filter does, for the compiled core, which applies it natively (batch.py).
-    apply.settings = (use_stemmer, remove_stopwords)
-    return apply
+    return TokenFilter(use_stemmer, remove_stopwords)
 
 
 def tokenize(text: str) -> List[str]:

@@ -22,7 +22,7 @@ def _run(shared_dir, force_python):
     return backend
 
 
-@pytest.mark.skipif(not compiled.AVAILABLE, reason="compiled core not built")
+@pytest.mark.skipif(not compiled.AVAILABLE, reason=compiled.unavailable_reason())
 def test_conformance_on_the_compiled_core(shared_dir):
     assert _run(shared_dir, force_python=False) == "compiled"
 

@@ -197,9 +197,11 @@ def test_trainer_end_to_end_with_a_tiny_model(tmp_path):
         assert isinstance(full[key], float) and 0.0 <= full[key] <= 1.0
         assert streaming[key] == full[key], key
     assert full["eval_rouge1"] > 0.0  # twelve epochs teach the tiny model some words
-    # the metrics are ROUGE of the decoded generations; the arrays hold -100 in both
+    # the metrics are ROUGE of the decoded generations; the labels hold -100 (the generations hold
+    # it where batches generate to different lengths: the tiny model's max_length pads every batch
+    # to 25, so here they do not; the stand-in tests above cover -100 in predictions)
     output = trainer.predict(data)
-    assert (output.predictions == -100).any() and (output.label_ids == -100).any()
+    assert (output.label_ids == -100).any()
     predictions, references = ts.decode(output.predictions, tokenizer), ts.decode(output.label_ids, tokenizer)
     assert references == [r["summary"].replace("\n", " ") for r in rows]
     direct = rouge.compute(predictions=predictions, references=references, use_stemmer=True, split_sentences="punkt")

@@ -98,12 +98,12 @@ def test_space_form_has_lang_and_shows_the_warning():
 
     metric = RougeFullMetric()
     options = app.options_from_form(["rouge1"], "rouge155", False, False, "flavor default", "flavor default",
-                                    "newline", True, False, app.NO_LANG)
+                                    "newline", True, False, lang=app.NO_LANG)
     assert "lang" not in options
     result, signature, notes = app.score_with_notes(metric, [ZH_P], [ZH_R], options)
     assert result["rouge1"] == 0.0 and "lang='zh'" in notes
     pytest.importorskip("jieba")
     options = app.options_from_form(["rouge1"], "rouge155", False, False, "flavor default", "flavor default",
-                                    "newline", True, False, "chinese_simplified")
+                                    "newline", True, False, lang="chinese_simplified")
     result, signature, notes = app.score_with_notes(metric, [ZH_P], [ZH_R], options)
     assert result["rouge1"] == 0.85714 and notes == "" and "lang:chinese" in signature

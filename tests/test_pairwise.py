@@ -195,6 +195,22 @@ def test_other_flavors_through_score(flavor):
                                                                                      "fmeasure")
 
 
+@pytest.mark.parametrize("flavor, lang", [("rouge155", "ru"), ("paper", "hi"), ("xlsum", "ar"), ("xlsum", None)])
+def test_lang_scored_with_the_language_pipeline(flavor, lang):
+    # the pair kernels read bytes with the Perl's tokenizer: with lang (or flavor xlsum) every cell
+    # must still be what score() gives with the language's tokens
+    words = {"ru": "мама мыла раму быстро кот спит дома".split(),
+             "hi": "राम ने सेब खाया और फिर घर गया".split(),
+             "ar": "ذهب الولد إلى المدرسة في الصباح الباكر".split()}[lang or "ar"]
+    rng = random.Random(7)
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(3, 9))) for _ in range(8)]
+    scorer = RougeScorer(["rouge1", "rougeL"], flavor=flavor, lang=lang)
+    for rouge_type in ("rouge1", "rougeL"):
+        expected = score_reference(scorer, texts, texts[:5], rouge_type, "fmeasure")
+        assert expected.max() > 0
+        assert np.array_equal(scorer.score_matrix(texts, texts[:5], rouge_type=rouge_type), expected)
+
+
 def test_errors_name_the_argument():
     two = RougeScorer(["rouge1", "rougeL"])
     with pytest.raises(ValueError, match="rouge_type"):

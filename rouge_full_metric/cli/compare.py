@@ -163,11 +163,13 @@ class Comparison(NamedTuple):
 
 def compare_systems(baseline: Sequence[Dict[str, object]], system: Sequence[Dict[str, object]],
                     rouge_types: Sequence[str], measure: str = "fmeasure", methods=METHODS,
-                    n_samples: int = 1000, seed: int = 12345, confidence: float = 95) -> List[Comparison]:
+                    n_samples: int = 1000, seed: int = 12345, confidence: float = 95,
+                    progress=None) -> List[Comparison]:
     """Compare two systems' per-example scores (``CorpusResult.per_example`` of each), type by type.
 
     ``measure`` is ``"fmeasure"``, ``"recall"`` or ``"precision"``; ``methods`` any of
-    ``"bootstrap"`` and ``"randomization"`` (a skipped one gives ``None`` fields).
+    ``"bootstrap"`` and ``"randomization"`` (a skipped one gives ``None`` fields).  ``progress``,
+    if given, is called as ``progress(done, total)`` after each test of each rouge type.
 
     >>> from rouge_full_metric.scoring import Score
     >>> a = [{"rouge1": Score(0.5, 0.5, 0.5)}, {"rouge1": Score(0.2, 0.2, 0.2)}]
@@ -182,6 +184,7 @@ def compare_systems(baseline: Sequence[Dict[str, object]], system: Sequence[Dict
     if unknown:
         raise ValueError("methods: unknown %s; expected any of %s" % (", ".join(map(repr, unknown)), ", ".join(METHODS)))
     out = []
+    total, done = len(rouge_types) * len(methods), 0
     for name in rouge_types:
         a = [getattr(s[name], measure) for s in baseline]
         b = [getattr(s[name], measure) for s in system]
@@ -189,8 +192,14 @@ def compare_systems(baseline: Sequence[Dict[str, object]], system: Sequence[Dict
         if "bootstrap" in methods:
             res = paired_bootstrap(a, b, n_samples, seed, confidence)
             low, high, p_bs = res.low, res.high, res.p_value
+            done += 1
+            if progress is not None:
+                progress(done, total)
         if "randomization" in methods:
             p_ar = approximate_randomization(a, b, n_samples, seed)
+            done += 1
+            if progress is not None:
+                progress(done, total)
         mean_a, mean_b = _sequential_mean(a), _sequential_mean(b)
         out.append(Comparison(name, measure, mean_a, mean_b, _sequential_mean([y - x for x, y in zip(a, b)]),
                               low, high, p_bs, p_ar))

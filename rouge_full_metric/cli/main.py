@@ -46,6 +46,7 @@ import time
 from typing import List, Optional, Sequence
 
 from . import perl_cli
+from .input_files import read_file
 
 __all__ = ["main", "load_texts", "load_references"]
 
@@ -111,21 +112,57 @@ def _json_value(obj, fields, argument, line, allow_many):
                      % (argument, line, type(obj).__name__))
 
 
-def _read_lines(path: str, argument: str) -> List[bytes]:
+def _read_input(path: str, argument: str, warn=None) -> bytes:
+    """A file's bytes: regular files under the size cap (:mod:`.input_files`), UTF-8 (a UTF-8
+    byte-order mark is dropped; UTF-16/32 is refused; other invalid UTF-8 is read as bytes, as
+    ROUGE-1.5.5.pl reads everything, with a warning)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_file(path)
     except OSError as exc:
         raise UsageError("%s: cannot read %s (%s)" % (argument, path, exc.strerror or exc)) from None
+    return _check_encoding(data, path, argument, warn)
+
+
+_UTF16_32_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+                  (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def _check_encoding(data: bytes, path: str, argument: str, warn=None) -> bytes:
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:]
+    for bom, name in _UTF16_32_BOMS:
+        if data.startswith(bom):
+            raise UsageError("%s: %s is %s (it starts with a byte-order mark); rouge-full reads UTF-8: convert "
+                             "it, e.g. iconv -f %s -t UTF-8 %s > %s.utf8" % (argument, path, name, name, path, path))
+    if b"\x00" in data[:4096]:
+        raise UsageError("%s: %s holds NUL bytes: it looks like UTF-16/UTF-32 or a binary file; rouge-full "
+                         "reads UTF-8 text (convert it, e.g. with iconv -t UTF-8)" % (argument, path))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        (warn or sys.stderr.write)(
+            "rouge-full: warning: %s: %s is not valid UTF-8 (line %d, byte %d): its bytes are read as they are, as "
+            "ROUGE-1.5.5.pl does (flavor rouge_score needs UTF-8)\n" % (argument, path, line, exc.start))
+    return data
+
+
+def _read_lines(path: str, argument: str, warn=None) -> List[bytes]:
+    data = _read_input(path, argument, warn)
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
-    return [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    lines = [line[:-1] if line.endswith(b"\r") else line for line in lines]
+    # One final empty line is an editor's or a script's trailing newline, not an empty summary
+    # (as line-oriented tools read it): "a\nb\n\n" holds 2 summaries.  Two or more count.
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return lines
 
 
-def _read_jsonl(path, argument, fields, allow_many):
+def _read_jsonl(path, argument, fields, allow_many, warn=None):
     values = []
-    for number, raw in enumerate(_read_lines(path, argument), 1):
+    for number, raw in enumerate(_read_lines(path, argument, warn), 1):
         if not raw.strip():
             continue
         try:
@@ -139,8 +176,8 @@ def _read_jsonl(path, argument, fields, allow_many):
 class _DirectoryTexts(collections.abc.Sequence):
     """The summaries of a directory, read lazily one file at a time (memory stays flat)."""
 
-    def __init__(self, path: str, names: List[str], argument: str, sep):
-        self.path, self.names, self.argument, self.sep = path, names, argument, sep
+    def __init__(self, path: str, names: List[str], argument: str, sep, warn=None):
+        self.path, self.names, self.argument, self.sep, self.warn = path, names, argument, sep, warn
 
     def __len__(self):
         return len(self.names)
@@ -149,11 +186,7 @@ class _DirectoryTexts(collections.abc.Sequence):
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(len(self)))]
         full = os.path.join(self.path, self.names[k])
-        try:
-            with open(full, "rb") as f:
-                return _split_sentences(f.read(), self.sep)
-        except OSError as exc:
-            raise UsageError("%s: cannot read %s (%s)" % (self.argument, full, exc.strerror or exc)) from None
+        return _split_sentences(_read_input(full, self.argument, self.warn), self.sep)
 
 
 def _directory_names(path: str, argument: str) -> List[str]:
@@ -164,8 +197,12 @@ def _directory_names(path: str, argument: str) -> List[str]:
 
 
 def load_texts(path: str, argument: str = "--predictions", input_format: str = "auto",
-               sentence_sep: Optional[str] = None, field: Optional[str] = None):
+               sentence_sep: Optional[str] = None, field: Optional[str] = None, warn=None):
     """The summaries of one source, and their ids: ``(texts, ids)``.
+
+    One final empty line of a lines file is not a summary (a trailing newline); a UTF-8
+    byte-order mark is dropped, UTF-16/32 files are refused, ``warn`` (default: stderr) is told
+    about invalid UTF-8.
 
     >>> import os, tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -180,12 +217,12 @@ def load_texts(path: str, argument: str = "--predictions", input_format: str = "
         if not os.path.isdir(path):
             raise UsageError("%s: %s is not a directory" % (argument, path))
         names = _directory_names(path, argument)
-        return _DirectoryTexts(path, names, argument, sentence_sep), names
+        return _DirectoryTexts(path, names, argument, sentence_sep, warn), names
     if kind == "jsonl":
         fields = (field,) if field else _PREDICTION_FIELDS
-        texts = [_split_sentences(t, sentence_sep) for t in _read_jsonl(path, argument, fields, False)]
+        texts = [_split_sentences(t, sentence_sep) for t in _read_jsonl(path, argument, fields, False, warn)]
     elif kind == "lines":
-        texts = [_split_sentences(t, sentence_sep) for t in _read_lines(path, argument)]
+        texts = [_split_sentences(t, sentence_sep) for t in _read_lines(path, argument, warn)]
     else:
         raise UsageError("--input-format must be auto, lines, jsonl or dir, got %r" % input_format)
     return texts, [str(k + 1) for k in range(len(texts))]
@@ -211,7 +248,7 @@ class _References(collections.abc.Sequence):
 
 
 def load_references(paths: Sequence[str], ids: Sequence[str], input_format: str = "auto",
-                    sentence_sep: Optional[str] = None, field: Optional[str] = None):
+                    sentence_sep: Optional[str] = None, field: Optional[str] = None, warn=None):
     """Per prediction, the list of its references, from every source in ``paths``.
 
     >>> import os, tempfile
@@ -234,15 +271,15 @@ def load_references(paths: Sequence[str], ids: Sequence[str], input_format: str 
             if missing:
                 raise UsageError("--references: %s has no file %s (files are matched by name with "
                                  "--predictions)" % (path, os.path.join(path, missing[0])))
-            sources.append((False, _DirectoryTexts(path, list(ids), "--references", sentence_sep)))
+            sources.append((False, _DirectoryTexts(path, list(ids), "--references", sentence_sep, warn)))
             continue
         if kind == "jsonl":
             fields = (field,) if field else _REFERENCE_FIELDS
             values = [[_split_sentences(t, sentence_sep) for t in v]
-                      for v in _read_jsonl(path, "--references", fields, True)]
+                      for v in _read_jsonl(path, "--references", fields, True, warn)]
             many = True
         else:
-            values = [_split_sentences(t, sentence_sep) for t in _read_lines(path, "--references")]
+            values = [_split_sentences(t, sentence_sep) for t in _read_lines(path, "--references", warn)]
             many = False
         if len(values) != len(ids):
             raise UsageError("--references: %s has %d summaries for %d predictions"
@@ -273,8 +310,13 @@ class _Progress(collections.abc.Sequence):
                 self._draw(k + 1, now - self.start)
         return self.items[k]
 
-    def _draw(self, done, elapsed):
-        total = len(self.items)
+    def step(self, done, total):
+        """Progress of work that is not a pass over ``items`` (compare's resampling)."""
+        if self.enabled:
+            self._draw(done, time.monotonic() - self.start, total)
+
+    def _draw(self, done, elapsed, total=None):
+        total = len(self.items) if total is None else total
         width = 30
         filled = width * done // total if total else width
         eta = elapsed / done * (total - done) if done else 0.0
@@ -389,11 +431,28 @@ def _table(result, n_examples, confidence) -> str:
         cells = ["%.5f (%.5f-%.5f)" % (s.mid, s.low, s.high) for s in (agg.precision, agg.recall, agg.fmeasure)]
         lines.append("%-12s  %-27s  %-27s  %-27s" % (name, *cells))
     lines.append("%d examples; signature: %s" % (n_examples, result.signature))
+    lines.append(_mid_note(result.signature))
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
+def _mid_note(signature: str) -> str:
+    # `compare` and the JSON "mean" give the plain mean; in flavor rouge155 "mid" is the Perl's
+    # Average_X, the mean of its bootstrap replicates: say so where both can be seen (issue 12).
+    if signature.startswith("flavor:rouge155|"):
+        return ("mid = ROUGE-1.5.5.pl's Average_X (mean of the bootstrap replicates); the plain mean of the "
+                "per-example scores (what `compare` shows) is \"mean\" in --format json/csv")
+    return "mid = the plain mean of the per-example scores (what `compare` shows)"
+
+
+# Printed values keep 15 significant digits: means of 5-decimal values carry binary noise in the
+# 16th and 17th (0.37764800000000004) that no one wants to read; 15 digits are what a double holds.
+def _printed(x):
+    return None if x is None else float("%.15g" % x)
+
+
 def _stat_dict(stat):
-    return {"low": stat.low, "mid": stat.mid, "high": stat.high, "mean": stat.mean}
+    return {"low": _printed(stat.low), "mid": _printed(stat.mid), "high": _printed(stat.high),
+            "mean": _printed(stat.mean)}
 
 
 def _json_report(result, n_examples) -> str:
@@ -410,14 +469,15 @@ def _csv_report(result) -> str:
     for name, agg in result.aggregate.items():
         for measure in ("precision", "recall", "fmeasure"):
             s = getattr(agg, measure)
-            writer.writerow([name, measure, repr(s.low), repr(s.mid), repr(s.high), repr(s.mean), result.signature])
+            writer.writerow([name, measure, *(repr(_printed(x)) for x in (s.low, s.mid, s.high, s.mean)),
+                             result.signature])
     return buf.getvalue()
 
 
 def _write_per_example(path, result, ids):
     names = list(result.aggregate)
     try:
-        with open(path, "w", encoding="utf-8", newline="") as f:
+        with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
             if path.endswith(".csv"):
                 writer = csv.writer(f, lineterminator="\n")
                 writer.writerow(["id", "rouge_type", "precision", "recall", "fmeasure", "signature"])
@@ -439,12 +499,13 @@ def _write_per_example(path, result, ids):
 def _emit(text: str, args, stdout):
     if args.output and args.output != "-":
         try:
-            with open(args.output, "w", encoding="utf-8", newline="") as f:
+            with open(args.output, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
                 f.write(text)
         except OSError as exc:
             raise UsageError("--output: cannot write %s (%s)" % (args.output, exc.strerror or exc)) from None
     else:
-        stdout.write(text.encode("utf-8"))
+        # paths from the command line may hold undecodable bytes (surrogate escapes): write them back
+        stdout.write(text.encode("utf-8", "surrogateescape"))
         stdout.flush()
 
 
@@ -467,8 +528,10 @@ def _score_parser():
 def _run_score(argv, stdout, stderr) -> int:
     args = _parse(_score_parser(), argv, stderr)
     scorer = _make_scorer(args)
-    texts, ids = load_texts(args.predictions, "--predictions", args.input_format, args.sentence_sep, args.field)
-    references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field)
+    texts, ids = load_texts(args.predictions, "--predictions", args.input_format, args.sentence_sep, args.field,
+                            stderr.write)
+    references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
+                                 stderr.write)
     result = _score(scorer, texts, references, ids, args, stderr, "scoring")
     if args.format == "json":
         report = _json_report(result, len(ids))
@@ -504,7 +567,7 @@ def _compare_parser():
     test.add_argument("--measure", choices=("fmeasure", "recall", "precision"), default="fmeasure")
     test.add_argument("--significance-level", type=float, default=0.05, help="p below this is significant")
     out = parser.add_argument_group("output")
-    out.add_argument("--format", "-f", choices=("table", "json"), default="table")
+    out.add_argument("--format", "-f", choices=("table", "json", "csv"), default="table")
     out.add_argument("--output", "-o", metavar="FILE", help="write the report here instead of stdout")
     return parser
 
@@ -518,19 +581,28 @@ def _run_compare(argv, stdout, stderr) -> int:
     if not 0 < args.significance_level < 1:
         raise UsageError("--significance-level must be in (0, 1), got %r" % args.significance_level)
     scorer = _make_scorer(args)
-    texts, ids = load_texts(args.baseline, "--baseline", args.input_format, args.sentence_sep, args.field)
-    references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field)
+    texts, ids = load_texts(args.baseline, "--baseline", args.input_format, args.sentence_sep, args.field,
+                            stderr.write)
+    references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
+                                 stderr.write)
     base = _score(scorer, texts, references, ids, args, stderr, "baseline")
     methods = ("bootstrap", "randomization") if args.method == "both" else (args.method,)
     results = []
     for path in args.systems:
-        sys_texts, sys_ids = load_texts(path, "--systems", args.input_format, args.sentence_sep, args.field)
+        sys_texts, sys_ids = load_texts(path, "--systems", args.input_format, args.sentence_sep, args.field,
+                                        stderr.write)
+        if len(sys_ids) != len(ids):
+            raise UsageError("--systems: %s has %d summaries where the baseline %s has %d"
+                             % (path, len(sys_ids), args.baseline, len(ids)))
         if list(sys_ids) != list(ids):
-            raise UsageError("--systems: %s has %d summaries (or other file names) where the baseline has %d"
-                             % (path, len(sys_ids), len(ids)))
+            first = next(k for k, (x, y) in enumerate(zip(sys_ids, ids)) if x != y)
+            raise UsageError("--systems: the files of %s must have the names of the baseline's: %s has %s where "
+                             "%s has %s" % (path, path, os.path.join(path, sys_ids[first]), args.baseline,
+                                            os.path.join(args.baseline, ids[first])))
         res = _score(scorer, sys_texts, references, ids, args, stderr, os.path.basename(path))
+        bar = _Progress([], stderr, "resampling %s" % os.path.basename(path), _progress_enabled(args, stderr))
         rows = compare_systems(base.per_example, res.per_example, scorer.rouge_types, args.measure, methods,
-                               args.n_samples, args.seed, args.confidence)
+                               args.n_samples, args.seed, args.confidence, progress=bar.step)
         results.append((path, rows))
     signature = "%s|test:%s/%d/seed%d|measure:%s" % (base.signature, "+".join(methods), args.n_samples,
                                                      args.seed, args.measure)
@@ -538,13 +610,36 @@ def _run_compare(argv, stdout, stderr) -> int:
     if args.format == "json":
         report = json.dumps({"signature": signature, "baseline": args.baseline, "n_examples": len(ids),
                              "significance_level": level, "systems": [
-                                 {"system": path, "comparisons": [dict(r._asdict(), significant=_significant(r, level))
-                                                                  for r in rows]}
+                                 {"system": path, "comparisons": [_comparison_dict(r, level) for r in rows]}
                                  for path, rows in results]}, indent=2) + "\n"
+    elif args.format == "csv":
+        report = _compare_csv(args.baseline, results, level, signature)
     else:
         report = _compare_table(args.baseline, results, len(ids), level, args.confidence, signature)
     _emit(report, args, stdout)
     return 0
+
+
+def _comparison_dict(row, level) -> dict:
+    out = {k: (_printed(v) if isinstance(v, float) else v) for k, v in row._asdict().items()}
+    out["significant"] = _significant(row, level)
+    return out
+
+
+_COMPARE_COLUMNS = ("rouge_type", "measure", "baseline", "system", "delta", "low", "high", "p_bootstrap",
+                    "p_randomization")
+
+
+def _compare_csv(baseline, results, level, signature) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["baseline_file", "system_file", *_COMPARE_COLUMNS, "significant", "signature"])
+    for path, rows in results:
+        for r in rows:
+            cells = _comparison_dict(r, level)
+            writer.writerow([baseline, path, *("" if cells[c] is None else cells[c] for c in _COMPARE_COLUMNS),
+                             "yes" if cells["significant"] else "no", signature])
+    return buf.getvalue()
 
 
 def _significant(row, level) -> bool:
@@ -556,7 +651,8 @@ def _compare_table(baseline, results, n_examples, level, confidence, signature) 
     def num(x, fmt="%.5f"):
         return "-" if x is None else fmt % x
 
-    lines = ["baseline: %s (%d examples)" % (baseline, n_examples)]
+    lines = ["baseline: %s (%d examples); baseline/system = plain means of the per-example %s" % (
+        baseline, n_examples, results[0][1][0].measure if results and results[0][1] else "scores")]
     for path, rows in results:
         lines.append("")
         lines.append("system: %s" % path)
@@ -570,6 +666,9 @@ def _compare_table(baseline, results, n_examples, level, confidence, signature) 
                 num(r.p_randomization, "%.4f"), "yes" if _significant(r, level) else "no"))
     lines.append("")
     lines.append("significant: every p < %g; signature: %s" % (level, signature))
+    if signature.startswith("flavor:rouge155|"):
+        lines.append("(`rouge-full score` prints ROUGE-1.5.5.pl's Average_X, the mean of its bootstrap "
+                     "replicates, which differs slightly from these plain means)")
     return "\n".join(lines) + "\n"
 
 
@@ -620,10 +719,19 @@ def main(argv: Optional[Sequence[str]] = None, stdout=None, stderr=None) -> int:
 
         _out(stdout).write(("rouge-full %s\n" % __version__).encode())
         return 0
+    if argv and argv[0].startswith("--") and len(argv[0]) > 2:
+        # ROUGE-1.5.5.pl has no long options: this is `score` or `compare` without its name.
+        mode = "compare" if argv[0].split("=")[0] in _long_options(_compare_parser()) - \
+            _long_options(_score_parser()) else "score"
+        (stderr if stderr is not None else sys.stderr).write(
+            "rouge-full: error: %s is not a ROUGE-1.5.5.pl option (it has no long options); "
+            "did you mean `rouge-full %s %s`? (`rouge-full --help` lists the modes)\n"
+            % (argv[0].split("=")[0], mode, " ".join(argv)))
+        return 2
     if not argv or argv[0] not in SUBCOMMANDS:
-        return perl_cli.run(argv, stdout, stderr)
+        return _perl_mode(argv, stdout, stderr)
     if argv[0] == "perl":
-        return perl_cli.run(argv[1:], stdout, stderr)
+        return _perl_mode(argv[1:], stdout, stderr)
     stdout = _out(stdout)
     stderr = stderr if stderr is not None else sys.stderr
     try:
@@ -635,8 +743,29 @@ def main(argv: Optional[Sequence[str]] = None, stdout=None, stderr=None) -> int:
     except UsageError as exc:
         stderr.write("rouge-full %s: error: %s\n" % (argv[0], exc))
         return 2
+    except MemoryError:
+        stderr.write("rouge-full %s: error: %s\n" % (argv[0], _MEMORY_MESSAGE))
+        return 2
     except BrokenPipeError:
         return 141
+
+
+_MEMORY_MESSAGE = ("out of memory while reading or scoring the inputs: split them into smaller files "
+                   "(and check that every file is a text file of summaries)")
+
+
+def _perl_mode(argv, stdout, stderr):
+    try:
+        return perl_cli.run(argv, stdout, stderr)
+    except MemoryError:
+        (stderr if stderr is not None else sys.stderr).write("rouge-full: error: %s\n" % _MEMORY_MESSAGE)
+        return 2
+
+
+def _long_options(*parsers):
+    return {opt for parser in parsers for action in parser._actions for opt in action.option_strings
+            if opt.startswith("--")} - {"--help"}
+
 
 
 def _out(stdout):

@@ -50,6 +50,7 @@ from typing import Dict, List, Optional, Tuple
 from xml.parsers import expat
 
 from .. import compiled
+from .input_files import read_file
 from xml.parsers.expat import ExpatError
 
 __all__ = [
@@ -332,6 +333,10 @@ def _read_streaming(source):
         parser.Parse(source, True)
     except ExpatError as exc:
         raise ValueError("ROUGE config is not well-formed XML: %s" % exc) from None
+    except LookupError as exc:
+        # expat asks Python's codecs for an encoding it does not know itself (issue 12)
+        raise ValueError("ROUGE config: the XML declaration names an encoding this machine does not know "
+                         "(%s); write the config in UTF-8 (encoding=\"UTF-8\")" % exc) from None
     if failed:
         raise failed[0]
     return Config([state.build() for state in evals.values()], list(peer_ids))
@@ -474,9 +479,7 @@ def _read_canonical(data):
 
 def read_xml_config(path):
     """Read and parse the XML config at ``path`` (see :func:`parse_xml_config`)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    return parse_xml_config(data)
+    return parse_xml_config(read_file(path))
 
 
 def parse_file_list(data, fmt, system_id="X"):
@@ -539,9 +542,7 @@ def parse_file_list(data, fmt, system_id="X"):
 
 def read_file_list(path, fmt, system_id="X"):
     """Read and parse the ``-z FMT`` file list at ``path`` (see :func:`parse_file_list`)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    return parse_file_list(data, fmt, system_id)
+    return parse_file_list(read_file(path), fmt, system_id)
 
 
 def read_config(path, file_list_format=None, system_id=None):

@@ -27,6 +27,8 @@ The SIMPLE format holds Basic Elements, not sentences, so it has its own reader,
 
 import re
 
+from .input_files import read_file as _read_regular_file
+
 __all__ = [
     "SENTENCE_FORMATS",
     "read_sentences",
@@ -188,8 +190,7 @@ def read_file(path, fmt):
     ...     read_file(p, "SPL")
     [b'Hello world.', b'Bye.']
     """
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _read_regular_file(path)
     return read_sentences(data, fmt)
 
 
@@ -233,6 +234,5 @@ def read_basic_elements(data):
 
 def read_be_file(path):
     """Read the SIMPLE-format file at ``path`` and return :func:`read_basic_elements` of it."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _read_regular_file(path)
     return read_basic_elements(data)
