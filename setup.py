@@ -5,6 +5,7 @@ setuptools, so ``pip install .`` needs nothing but the machine's C compiler; whe
 or the build fails for any reason, the package installs as pure Python with a warning and gives
 identical results (more slowly).  ``ROUGE_FULL_METRIC_NO_EXTENSION=1`` skips the build.
 """
+import glob
 import os
 import sys
 
@@ -43,6 +44,7 @@ class OptionalBuildExt(build_ext):
 
 extensions = []
 if os.environ.get("ROUGE_FULL_METRIC_NO_EXTENSION") != "1":
-    extensions.append(Extension("rouge_full_metric._core", ["rouge_full_metric/_core.c"], optional=True))
+    extensions.append(Extension("rouge_full_metric._core", ["rouge_full_metric/csrc/_core.c"], optional=True,
+                                depends=sorted(glob.glob("rouge_full_metric/csrc/*"))))
 
 setup(ext_modules=extensions, cmdclass={"build_ext": OptionalBuildExt})

@@ -31,7 +31,7 @@ def _missing_core_error(error: ImportError) -> ImportError:
     names = os.listdir(folder) if os.path.isdir(folder) else []
     if any(n.startswith("_core") and n.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for n in names):
         return error   # a core is there but does not load (another Python, a broken build): keep the reason
-    where = "the source tree" if os.path.isfile(os.path.join(folder, "_core.c")) else "this copy of the package"
+    where = "the source tree" if os.path.isdir(os.path.join(folder, "csrc")) else "this copy of the package"
     missing = ImportError("%s has no compiled core (%s has no _core extension module), so the pure-Python "
                           "engine runs; to build it %s" % (where, folder, BUILD_HINT))
     missing.__cause__ = error

@@ -1,0 +1,145 @@
+/*
+ * Compiled hot path of rouge_full_metric: tokenization, token interning, n-gram / skip-bigram
+ * clipped matching, LCS (bit-parallel length; Perl back-trace for the union LCS), WLCS, the
+ * multi-reference combination and the Perl bootstrap's replicate sums.
+ *
+ * The pure-Python engine (scorer.py and friends) is the reference: every number produced here
+ * must be bit-identical to it, which is why float expressions below keep the Python's operation
+ * order and the file must be compiled with -ffp-contract=off (no fused multiply-adds).
+ *
+ * Threading model: a Worker owns every mutable buffer (interner, scratch), so several Workers
+ * can run on several threads with the GIL released.  The GIL is re-taken only to call the
+ * Python token filter the first time a Worker sees a token the native filter (stop words and
+ * the ROUGE-1.5.5 stemmer in C, flavors rouge155 and paper) does not handle, and to build the
+ * result objects.
+ */
+
+/*
+ * Layout: one file a section, all compiled as this one translation unit (the sections are
+ * included below, in dependency order), so that the compiler sees and inlines across them
+ * exactly as it did when they were one file.  core.h holds the shared types and constants.
+ * Each file mirrors the Python module that is its reference:
+ *   tokenization.c  <- tokenization.py (the Perl's byte tokenizer, the readers)
+ *   xlsum_tokenizer.c <- xlsum_tokenizer.py (XL-Sum's Unicode pipeline: cleaning, pyonmttok's
+ *                     aggressive mode, CJK split; Engine(tokenizer="xlsum"|"xlsum_basic"|"whitespace"))
+ *   stemmer.c       <- stemmer.py (Porter with Lin's changes, WordNet exceptions)
+ *   interner.c        token interning (ids for tokens; no Python counterpart)
+ *   ngrams.c        <- ngrams.py (n-grams, skip-bigrams, clipped matches)
+ *   skip_bigrams.c  <- ngrams.py's skip_bigram_stats (long texts: memory bounded by the pairs)
+ *   lcs.c, wlcs.c, union_lcs.c <- lcs.py (LCS, WLCS, the union back-traces)
+ *   pair_stats.c    <- scorer.py's _pair_stats (per rouge type, per reference)
+ *   scoring.c, rounding.c <- scoring.py (multi-reference combination, jackknife, round5)
+ *   engine.c, worker.c <- batch.py (the options compiled; a thread's buffers and batch loop,
+ *                     Ctrl-C between examples)
+ *   pairwise.c      <- pairwise.py (score_matrix, filter_near_duplicates)
+ *   bootstrap.c     <- bootstrap.py (the Perl bootstrap's replicate sums)
+ *   perl_config.c   <- cli/perl_config.py (the canonical XML config scanner)
+ *   perl_cli.c      <- cli/perl_cli.py (whole-file reads)
+ */
+#include "core.h"
+
+#include "buffers.c"
+#include "rounding.c"
+#include "interner.c"
+#include "stemmer.c"
+#include "tokenization.c"
+#include "xlsum_tokenizer.c"
+#include "ngrams.c"
+#include "lcs.c"
+#include "wlcs.c"
+#include "union_lcs.c"
+#include "skip_bigrams.c"
+#include "pair_stats.c"
+#include "scoring.c"
+#include "engine.c"
+#include "worker.c"
+#include "pairwise.c"
+#include "bootstrap.c"
+#include "perl_cli.c"
+#include "perl_config.c"
+
+/* ------------------------------------------------------------------------------------------ */
+/* the module: test hooks, method table, initialization                                         */
+
+/* _set_table_limit(words) -> previous: tests shrink it to exercise the checkpointed back-traces. */
+static PyObject *mod_set_table_limit(PyObject *self, PyObject *arg) {
+    Py_ssize_t v = PyLong_AsSsize_t(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v < 1) { PyErr_SetString(PyExc_ValueError, "limit must be >= 1"); return NULL; }
+    Py_ssize_t old = TABLE_WORDS_LIMIT;
+    TABLE_WORDS_LIMIT = v;
+    return PyLong_FromSsize_t(old);
+}
+
+/* _set_intern_limits(entries, bytes) -> previous (entries, bytes): a Worker's token cache resets
+ * between examples past either; tests shrink them to exercise the resets. */
+static PyObject *mod_set_intern_limits(PyObject *self, PyObject *args) {
+    Py_ssize_t ne, nb;
+    if (!PyArg_ParseTuple(args, "nn", &ne, &nb)) return NULL;
+    if (ne < 1 || nb < 1) { PyErr_SetString(PyExc_ValueError, "limits must be >= 1"); return NULL; }
+    PyObject *old = Py_BuildValue("nn", INTERN_RESET_LIMIT, INTERN_RESET_BYTES);
+    if (old) { INTERN_RESET_LIMIT = ne; INTERN_RESET_BYTES = nb; }
+    return old;
+}
+
+static PyObject *mod_round5(PyObject *self, PyObject *arg) {
+    double x = PyFloat_AsDouble(arg);
+    if (x == -1.0 && PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(round5(x));
+}
+
+static PyObject *mod_porter_stem(PyObject *self, PyObject *arg) {
+    Py_ssize_t n;
+    char *buf = stem_arg(arg, &n, 0);
+    if (!buf) return NULL;
+    PyObject *out = PyUnicode_DecodeASCII(buf, porter(buf, n), NULL);
+    PyMem_Free(buf);
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"scan_config", mod_scan_config, METH_VARARGS,
+     "scan_config(data, pos=0, max_evals=1024) -> (elements, next pos or -1) of a canonical ROUGE config, or None."},
+    {"read_files", mod_read_files, METH_O, "read_files(paths) -> [bytes or None]: whole files (None: unreadable)."},
+    {"porter_stem", mod_porter_stem, METH_O, "porter_stem(word) -> stemmer.porter_stem(word), in C (ASCII words; for tests)."},
+    {"replicate_sums", mod_replicate_sums, METH_VARARGS,
+     "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
+    {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
+    {"xlsum_tokenize", (PyCFunction)(void (*)(void))mod_xlsum_tokenize, METH_VARARGS | METH_KEYWORDS,
+     "xlsum_tokenize(text, pretokenize=True) -> [str]: multilingual-rouge 0.0.1's unstemmed tokens of text\n"
+     "for a language without a segmenter (and lang=None); pretokenize=False: BasicTokenizer alone\n"
+     "(its rougeLsum).\n\n"
+     ">>> xlsum_tokenize('Hello, World! 北京2024年')\n"
+     "['hello', 'world', '北', '京', '2024', '年']"},
+    {"_set_table_limit", mod_set_table_limit, METH_O, "Set the back-trace table budget (64-bit words); returns the old one."},
+    {"pair_corpus", mod_pair_corpus, METH_VARARGS, "pair_corpus(worker, texts_a, texts_b=None) -> corpus: texts tokenized once (pairwise.py)."},
+    {"pair_matrix", mod_pair_matrix, METH_VARARGS, "pair_matrix(worker, corpus, a_base, b_base, ncols, r0, r1, measure, out): rows of a score matrix."},
+    {"pair_filter", mod_pair_filter, METH_VARARGS, "pair_filter(worker, corpus, lo, hi, kept, nkept, scan_from, sequential, threshold, measure, match, score) -> nkept."},
+    {"pair_info", mod_pair_info, METH_O, "pair_info(corpus) -> sizes of a pair corpus (for tests)."},
+    {"_set_intern_limits", mod_set_intern_limits, METH_VARARGS,
+     "_set_intern_limits(entries, bytes) -> old (entries, bytes): a Worker's token-cache reset thresholds."},
+    {NULL}
+};
+
+static struct PyModuleDef coremodule = {
+    PyModuleDef_HEAD_INIT, "_core",
+    "Compiled hot path of rouge_full_metric (optional: the pure-Python engine gives identical results).",
+    -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    init_tables();
+    init_porter_classes();
+    if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&WorkerType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&coremodule);
+    if (!m) return NULL;
+    /* compiled.py checks it before using a core built from another copy of the package */
+    if (PyModule_AddIntConstant(m, "API_VERSION", 2) < 0) { Py_DECREF(m); return NULL; }
+    Py_INCREF(Py_True);   /* xlsum_tokenize and Engine(tokenizer=...) exist */
+    if (PyModule_AddObject(m, "XLSUM_TOKENIZER", Py_True) < 0) { Py_DECREF(Py_True); Py_DECREF(m); return NULL; }
+    Py_INCREF(&EngineType);
+    if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) { Py_DECREF(&EngineType); Py_DECREF(m); return NULL; }
+    Py_INCREF(&WorkerType);
+    if (PyModule_AddObject(m, "Worker", (PyObject *)&WorkerType) < 0) { Py_DECREF(&WorkerType); Py_DECREF(m); return NULL; }
+    return m;
+}

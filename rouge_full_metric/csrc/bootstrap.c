@@ -1,0 +1,94 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own. */
+
+/* ------------------------------------------------------------------------------------------ */
+/* module functions                                                                              */
+
+/* replicate_sums(values, N, K, out, R): values a C-contiguous float64 (N, K) buffer in sorted
+ * key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential sum of
+ * the values at the Perl's N draws of replicate r (drand48 seeded with r), exactly as
+ * bootstrap.replicate_sums adds them.
+ *
+ * The draws hit random rows of a table bigger than L2, so memory latency, not the additions,
+ * sets the pace.  Hence: the columns are copied into blocks of RS_BLOCK (one 64-byte line per
+ * row), a pair of replicates' draws is computed once and then swept over each block with the
+ * accumulators in registers, and the rows a few draws ahead are prefetched.  Each replicate
+ * still adds its own draws in draw order, so every sum is the Perl's bit for bit. */
+#define RS_BLOCK 8
+#define RS_LANES 2
+#define RS_AHEAD 8
+static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
+    Py_buffer vb, ob;
+    Py_ssize_t N, K, R;
+    if (!PyArg_ParseTuple(args, "y*nnw*n", &vb, &N, &K, &ob, &R)) return NULL;
+    PyObject *res = NULL;
+    char *raw = NULL;
+    Py_ssize_t *at = NULL;
+    if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
+        PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
+        goto end;
+    }
+    Py_ssize_t nb = (K + RS_BLOCK - 1) / RS_BLOCK;
+    if (N > 0 && nb > 0) {
+        raw = (char *)malloc((size_t)(nb * N * RS_BLOCK) * sizeof(double) + 64);
+        at = (Py_ssize_t *)malloc((size_t)((N + RS_AHEAD) * RS_LANES) * sizeof(Py_ssize_t));
+        if (!raw || !at) { PyErr_NoMemory(); goto end; }
+    }
+    {
+        const double *v = (const double *)vb.buf;
+        double *o = (double *)ob.buf;
+        Py_BEGIN_ALLOW_THREADS
+        const uint64_t A = 0x5DEECE66DULL, C = 0xB, MASK = (1ULL << 48) - 1;
+        const double scale = 1.0 / 281474976710656.0, size = (double)N;
+        for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
+        if (raw) {
+            /* blk[b][i][c] = v[i][b * RS_BLOCK + c], zero past K (sums of zeros, never read) */
+            double *blk = (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+            for (Py_ssize_t b = 0; b < nb; b++)
+                for (Py_ssize_t i = 0; i < N; i++)
+                    for (Py_ssize_t c = 0; c < RS_BLOCK; c++) {
+                        Py_ssize_t k = b * RS_BLOCK + c;
+                        blk[(b * N + i) * RS_BLOCK + c] = k < K ? v[i * K + k] : 0.0;
+                    }
+            for (Py_ssize_t d = N; d < N + RS_AHEAD; d++)
+                for (int q = 0; q < RS_LANES; q++) at[d * RS_LANES + q] = 0;
+            for (Py_ssize_t r0 = 0; r0 < R; r0 += RS_LANES) {
+                Py_ssize_t lanes = R - r0 < RS_LANES ? R - r0 : RS_LANES;
+                uint64_t x[RS_LANES];
+                for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
+                for (Py_ssize_t d = 0; d < N; d++)
+                    for (int q = 0; q < RS_LANES; q++) {   /* lanes interleaved: the LCG is a serial chain */
+                        x[q] = (A * x[q] + C) & MASK;
+                        at[d * RS_LANES + q] = (Py_ssize_t)(((double)x[q] * scale) * size) * RS_BLOCK;
+                    }
+                for (Py_ssize_t b = 0; b < nb; b++) {
+                    const double *base = blk + b * N * RS_BLOCK;
+                    double acc[RS_LANES][RS_BLOCK];
+                    for (int q = 0; q < RS_LANES; q++)
+                        for (int c = 0; c < RS_BLOCK; c++) acc[q][c] = 0.0;
+                    for (Py_ssize_t d = 0; d < N; d++) {
+                        for (int q = 0; q < RS_LANES; q++) {
+                            const double *row = base + at[d * RS_LANES + q];
+#if defined(__GNUC__) || defined(__clang__)
+                            __builtin_prefetch(base + at[(d + RS_AHEAD) * RS_LANES + q]);
+#endif
+                            for (int c = 0; c < RS_BLOCK; c++) acc[q][c] += row[c];
+                        }
+                    }
+                    for (Py_ssize_t q = 0; q < lanes; q++)
+                        for (Py_ssize_t c = 0; c < RS_BLOCK && b * RS_BLOCK + c < K; c++)
+                            o[(r0 + q) * K + b * RS_BLOCK + c] = acc[q][c];
+                }
+            }
+        }
+        Py_END_ALLOW_THREADS
+    }
+    Py_INCREF(Py_None);
+    res = Py_None;
+end:
+    free(raw);
+    free(at);
+    PyBuffer_Release(&vb);
+    PyBuffer_Release(&ob);
+    return res;
+}

@@ -1,0 +1,48 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own. */
+
+/* ------------------------------------------------------------------------------------------ */
+/* small growable buffers (malloc-based: usable without the GIL)                               */
+
+static int grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    Py_ssize_t c = *cap ? *cap : 16;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* grow() that zero-fills the new part */
+static int grow_zero(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t elem) {
+    Py_ssize_t old = *cap;
+    if (grow(p, cap, need, elem)) return -1;
+    if (*cap > old) memset((char *)*p + (size_t)old * elem, 0, (size_t)(*cap - old) * elem);
+    return 0;
+}
+
+static inline int ivec_push(IVec *a, int32_t x) {
+    if (a->n == a->cap && grow((void **)&a->v, &a->cap, a->n + 1, sizeof(int32_t))) return -1;
+    a->v[a->n++] = x;
+    return 0;
+}
+
+static inline int ctz64(uint64_t x) {
+#if defined(_MSC_VER)
+    unsigned long k;
+    _BitScanForward64(&k, x);
+    return (int)k;
+#else
+    return __builtin_ctzll(x);
+#endif
+}
+
+static inline int popc64(uint64_t x) {
+    /* SWAR popcount: portable builds (no -mpopcnt) would otherwise call libgcc per word. */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}

@@ -1,0 +1,167 @@
+/* Shared types, constants and includes of the compiled core (see _core.c for the map).
+ */
+#ifndef ROUGE_FULL_METRIC_CORE_H
+#define ROUGE_FULL_METRIC_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <stdlib.h>
+#include <math.h>
+#include <errno.h>
+#include <fcntl.h>
+#if defined(_MSC_VER)
+#include <intrin.h>
+#endif
+#if defined(_WIN32)
+#include <io.h>
+#define open _open
+#define read _read
+#define close _close
+#else
+#include <unistd.h>
+#endif
+#ifndef O_BINARY
+#define O_BINARY 0
+#endif
+#include <time.h>
+
+#define FLAVOR_ROUGE155 0
+#define FLAVOR_PAPER 1
+#define FLAVOR_RS 2
+
+enum { K_N = 0, K_L, K_LSUM, K_W, K_S };
+enum { MR_AVERAGE = 0, MR_BEST, MR_MAX, MR_MAX_RP };
+
+/* Row-table budget (64-bit words) before the LCS/WLCS back-traces switch to checkpointing:
+ * 2^22 words = 32 MiB. */
+static Py_ssize_t TABLE_WORDS_LIMIT = (Py_ssize_t)1 << 22;
+/* A Worker forgets its token cache past this many entries or arena bytes (checked between
+ * examples): memory stays bounded whatever the vocabulary.  Variables, so that tests can shrink
+ * them (_set_intern_limits) to exercise the resets without gigabytes of tokens. */
+static Py_ssize_t INTERN_RESET_LIMIT = (Py_ssize_t)1 << 22;
+static Py_ssize_t INTERN_RESET_BYTES = (Py_ssize_t)1 << 28;
+
+#define ERR_NOMEM 1
+#define ERR_PY 2
+
+typedef struct { int32_t *v; Py_ssize_t n, cap; } IVec;
+
+/* off is 64 bits: a long-lived Worker's arena may pass 4 GiB between resets (same 32-byte size). */
+typedef struct { uint64_t h; uint64_t head; uint64_t off; uint32_t len; int32_t fin; } Entry;
+
+/* Slots hold the hash's high 32 bits and entry index + 1, so a probe touches an entry only
+ * when the hashes agree; tokens of up to 8 bytes compare as one word (head). */
+typedef struct {
+    Entry *ent; Py_ssize_t nent, capent;
+    uint64_t *tab; Py_ssize_t tabcap;   /* power of two */
+    char *arena; Py_ssize_t alen, acap;
+} Interner;
+
+/* Direct-mapped cache of final ids for tokens of up to 16 bytes: frequent (Zipf) tokens then cost
+ * one cache-resident probe instead of two dependent misses in the interner.  A hit is exact:
+ * the whole token (head and head2: bytes 0-7 and 8-15, zero-padded) and its length are
+ * compared. */
+#define FRONT_BITS 14
+typedef struct { uint64_t head, head2; uint32_t tag; int32_t fin; } Front;
+
+typedef struct { int kind; int n; double weight; int max_gap; int unigrams; PyObject *name; } TSpec;
+
+typedef struct {
+    PyObject_HEAD
+    int flavor;
+    int ntypes;
+    TSpec *types;
+    Py_ssize_t word_limit, byte_limit;
+    int needs_sentences, needs_flat;
+    int multi_ref, jackknife, rounded, rs_f;
+    double alpha;
+    PyObject *filter;       /* callable(str) -> str | None, or NULL */
+    /* tokenization.make_token_filter in C for [a-z0-9] tokens (filter stays the fallback):
+     * stops holds the stop words, exc the exception table (a key's fin: its base form's entry;
+     * a base form that is no key has fin -1).  Read-only once built, so Workers share it. */
+    int native, stem, drop_stop;
+    Interner stops, exc;
+    PyObject *score_type, *stats_type;
+    int tokenizer;          /* TOK_*: see the Unicode token pipelines section */
+} EngineObject;
+
+typedef struct { const char *p; Py_ssize_t n; } Span;
+
+typedef struct {
+    IVec tok;          /* joined reader */
+    IVec stok;         /* sentence reader tokens when they differ from tok (-b) */
+    IVec send;         /* sentence ends (into tok or stok) */
+    IVec ftok;         /* whole text as one line under a length limit (rougeL) */
+    int stok_alias, ftok_alias;
+} TextBuf;
+
+typedef struct { double h, rc, pc, sel; } PS;
+typedef struct { double p, r, f; } SC;
+
+typedef struct { uint64_t key; int32_t pos, cnt, used; uint32_t stamp; } GEnt;
+
+typedef struct {
+    PyObject_HEAD
+    EngineObject *eng;
+    int busy;
+    Interner in;
+    Front *front;
+    /* per-vocabulary dense arrays: -1 between uses */
+    int32_t *slot, *loc;
+    Py_ssize_t vcap;
+    uint32_t stamp;
+    TextBuf *tb; Py_ssize_t ntb, tbcap;
+    char *tbuf; Py_ssize_t tbcap_chars;
+    char *sbuf; Py_ssize_t sbufcap;     /* the word being stemmed */
+    Span *lines; Py_ssize_t nlines, linescap;
+    char *flat; Py_ssize_t flatcap;
+    IVec pdist;                         /* distinct tokens of the prediction */
+    IVec red;                           /* a peer sentence reduced for one WLCS */
+    /* union LCS/WLCS work in prediction-local ids: these D-sized arrays stay in L1 */
+    int32_t *lslot, *lbm, *lbp; uint32_t *lustamp, *lpstamp;
+    Py_ssize_t lslotcap, lbmcap, lbpcap, lustampcap, lpstampcap;
+    /* a sentence of <= 64 tokens: its columns per token (through LMASK), zero between uses */
+    uint64_t *lmask; Py_ssize_t lmaskcap;
+    IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
+    uint64_t *masks; Py_ssize_t maskcap;
+    uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */
+    int32_t *wrow; Py_ssize_t wrowcap;  /* row lists of the one-word back-traces */
+    uint64_t *ck; Py_ssize_t ckcap;     /* LCS checkpoints */
+    double *wc; Py_ssize_t wccap;       /* WLCS: two value rows */
+    int32_t *wr; Py_ssize_t wrcap;      /* WLCS: two run rows */
+    int32_t *zeros; Py_ssize_t zeroscap; /* a run row of zeros, never written */
+    double *wck; Py_ssize_t wckcap;     /* WLCS checkpoints */
+    int32_t *wckr; Py_ssize_t wckrcap;
+    unsigned char *mark; Py_ssize_t markcap;
+    uint8_t *carry; Py_ssize_t carrycap;
+    GEnt *gt; Py_ssize_t gtcap;
+    double **f; Py_ssize_t *fn;         /* per rouge type: k ** weight for k < fn */
+    PS *stats; Py_ssize_t statscap;
+    SC *scores; Py_ssize_t scorescap;
+    PS *tmp; Py_ssize_t tmpcap;
+    /* prediction-local ids (0..D-1) of the prediction's and each reference's tokens (-1: absent
+     * from the prediction, so nothing containing it can match) */
+    IVec lp, lr;
+    Py_ssize_t *lro; Py_ssize_t lrocap;
+    int32_t *dcnt; Py_ssize_t dcap;     /* dense D x D pair counts, zero between uses */
+    int32_t *rtab, *pre, *rflag; Py_ssize_t rtabcap, precap, rflagcap;   /* any-gap pairs of a reference */
+    int32_t *lcnt; Py_ssize_t lcntcap;  /* joined count of each prediction-local id */
+    int32_t *ucnt; Py_ssize_t ucap;     /* dense D unigram counts */
+    double *ph, *prc, *ppc; int *pgap; Py_ssize_t phcap;  /* pair-part cache per type */
+    /* n-gram levels: ids of the prediction's / references' windows, the cells they were named
+     * by, counts, consumed counts to restore, and the id table (zero between uses) */
+    int32_t *pid, *rid, *cell, *gcnt, *clog, *ltab;
+    Py_ssize_t pidcap, ridcap, cellcap, gcntcap, clogcap, ltabcap;
+    double *nh; Py_ssize_t nhcap;       /* hits per n and reference */
+    int nlevels;                        /* levels in nh for this example (0: none computed) */
+} WorkerObject;
+
+typedef struct { WorkerObject *w; PyThreadState *ts; int nogil; int err; } Ctx;
+
+static PyTypeObject EngineType;
+static PyTypeObject WorkerType;
+
+#endif /* ROUGE_FULL_METRIC_CORE_H */

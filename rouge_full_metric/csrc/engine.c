@@ -1,0 +1,238 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own. */
+
+/* ------------------------------------------------------------------------------------------ */
+/* Engine                                                                                        */
+
+static int kind_of(PyObject *s) {
+    const char *k = PyUnicode_AsUTF8(s);
+    if (!k) return -1;
+    if (!strcmp(k, "N")) return K_N;
+    if (!strcmp(k, "L")) return K_L;
+    if (!strcmp(k, "Lsum")) return K_LSUM;
+    if (!strcmp(k, "W")) return K_W;
+    if (!strcmp(k, "S")) return K_S;
+    PyErr_Format(PyExc_ValueError, "unknown rouge type kind %R", s);
+    return -1;
+}
+
+static void Engine_dealloc(EngineObject *self) {
+    if (self->types) {
+        for (int i = 0; i < self->ntypes; i++) Py_XDECREF(self->types[i].name);
+        PyMem_Free(self->types);
+    }
+    Py_XDECREF(self->filter);
+    interner_free(&self->stops);
+    interner_free(&self->exc);
+    Py_XDECREF(self->score_type);
+    Py_XDECREF(self->stats_type);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* UTF-8 of a str; *ascii: whether every byte is ASCII (only such keys can meet a native token). */
+static const char *utf8_of(PyObject *o, Py_ssize_t *n, int *ascii) {
+    if (!PyUnicode_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "expected a str, got %.100s", Py_TYPE(o)->tp_name);
+        return NULL;
+    }
+    const char *s = PyUnicode_AsUTF8AndSize(o, n);
+    *ascii = 1;
+    for (Py_ssize_t k = 0; s && k < *n; k++)
+        if ((unsigned char)s[k] >= 0x80) *ascii = 0;
+    return s;
+}
+
+/* native = (use_stemmer, remove_stopwords, stop words, {inflected: base form}) */
+static int set_native(EngineObject *self, PyObject *native) {
+    int stem, stop, ascii;
+    PyObject *words, *table, *item, *key, *value;
+    if (!PyArg_ParseTuple(native, "ppOO!", &stem, &stop, &words, &PyDict_Type, &table)) return -1;
+    interner_free(&self->stops);
+    interner_free(&self->exc);
+    PyObject *it = PyObject_GetIter(words);
+    if (!it) return -1;
+    while ((item = PyIter_Next(it))) {
+        Py_ssize_t n;
+        const char *s = utf8_of(item, &n, &ascii);
+        if (s && ascii && intern(&self->stops, s, n, -1) < 0) PyErr_NoMemory();
+        Py_DECREF(item);
+        if (PyErr_Occurred()) break;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return -1;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(table, &pos, &key, &value)) {
+        Py_ssize_t kn, vn;
+        int vascii;
+        const char *k = utf8_of(key, &kn, &ascii), *v = k ? utf8_of(value, &vn, &vascii) : NULL;
+        if (!v) return -1;
+        if (!ascii) continue;
+        Py_ssize_t vi = intern(&self->exc, v, vn, -1), ki = vi < 0 ? -1 : intern(&self->exc, k, kn, -1);
+        if (ki < 0) { PyErr_NoMemory(); return -1; }
+        self->exc.ent[ki].fin = (int32_t)vi;
+    }
+    self->native = 1;
+    self->stem = stem;
+    self->drop_stop = stop;
+    return 0;
+}
+
+/* Engine(flavor, types, word_limit, byte_limit, multi_ref, jackknife, alpha, token_filter,
+ *        Score, PairStats[, native]); types: [(name, kind, n, weight, max_gap or -1, unigrams)];
+ * native (see set_native) makes the core apply token_filter's stop words and stemmer itself.
+ * Keyword tokenizer= (see engine_tokenizer): "perl" (default), "xlsum", "xlsum_basic", "whitespace". */
+static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
+    const char *flavor, *multi_ref;
+    PyObject *types, *filter, *score_type, *stats_type, *native = Py_None;
+    Py_ssize_t wl, bl;
+    int jack;
+    double alpha;
+    if (!PyArg_ParseTuple(args, "sOnnspdOOO|O", &flavor, &types, &wl, &bl, &multi_ref, &jack, &alpha,
+                          &filter, &score_type, &stats_type, &native))
+        return -1;
+    if (!strcmp(flavor, "rouge155")) self->flavor = FLAVOR_ROUGE155;
+    else if (!strcmp(flavor, "paper")) self->flavor = FLAVOR_PAPER;
+    else if (!strcmp(flavor, "rouge_score")) self->flavor = FLAVOR_RS;
+    else { PyErr_Format(PyExc_ValueError, "unknown flavor %s", flavor); return -1; }
+    if (!strcmp(multi_ref, "average")) self->multi_ref = MR_AVERAGE;
+    else if (!strcmp(multi_ref, "best")) self->multi_ref = MR_BEST;
+    else if (!strcmp(multi_ref, "max")) self->multi_ref = MR_MAX;
+    else if (!strcmp(multi_ref, "max_rp")) self->multi_ref = MR_MAX_RP;
+    else { PyErr_Format(PyExc_ValueError, "unknown multi_ref %s", multi_ref); return -1; }
+    if (!PyType_Check(score_type) || !PyType_IsSubtype((PyTypeObject *)score_type, &PyTuple_Type) ||
+        !PyType_Check(stats_type) || !PyType_IsSubtype((PyTypeObject *)stats_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Score and PairStats must be tuple subclasses");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(types, "types must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(seq);
+    self->types = (TSpec *)PyMem_Calloc((size_t)(nt ? nt : 1), sizeof(TSpec));
+    if (!self->types) { Py_DECREF(seq); PyErr_NoMemory(); return -1; }
+    self->ntypes = 0;
+    int has_L = 0, has_W = 0;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        PyObject *name, *kind;
+        int n, maxgap, uni;
+        double weight;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "UUidip", &name, &kind, &n, &weight, &maxgap, &uni)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        TSpec *t = &self->types[self->ntypes];
+        t->kind = kind_of(kind);
+        if (t->kind < 0) { Py_DECREF(seq); return -1; }
+        if (t->kind == K_N && n < 1) { Py_DECREF(seq); PyErr_SetString(PyExc_ValueError, "n must be >= 1"); return -1; }
+        /* the ranges of rouge_types.py (MAX_N, MIN/MAX_W_WEIGHT): beyond them counts and
+         * weights overflow */
+        if ((t->kind == K_N && n > 1000000) || (t->kind == K_W && !(weight >= 0.1 && weight <= 5.0)) ||
+            (t->kind == K_S && maxgap < -1)) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "rouge type %R: n, weight or gap out of range", name);
+            return -1;
+        }
+        t->n = n; t->weight = weight; t->max_gap = maxgap; t->unigrams = uni;
+        Py_INCREF(name);
+        PyUnicode_InternInPlace(&name);
+        t->name = name;
+        self->ntypes++;
+        if (t->kind == K_LSUM || t->kind == K_W) self->needs_sentences = 1;
+        if (t->kind == K_L) has_L = 1;
+        if (t->kind == K_W) has_W = 1;
+    }
+    Py_DECREF(seq);
+    self->word_limit = wl > 0 ? wl : 0;
+    self->byte_limit = bl > 0 ? bl : 0;
+    if (self->word_limit && self->byte_limit) {
+        PyErr_SetString(PyExc_ValueError, "word_limit and byte_limit exclude each other");
+        return -1;
+    }
+    self->needs_flat = (self->word_limit || self->byte_limit) &&
+                       (has_L || (has_W && self->flavor == FLAVOR_PAPER));
+    self->jackknife = jack;
+    self->alpha = alpha;
+    self->rounded = self->flavor == FLAVOR_ROUGE155;
+    self->rs_f = self->flavor == FLAVOR_RS && alpha == 0.5;
+    if (filter != Py_None) {
+        if (!PyCallable_Check(filter)) { PyErr_SetString(PyExc_TypeError, "token_filter must be callable or None"); return -1; }
+        Py_INCREF(filter);
+        self->filter = filter;
+    }
+    self->native = 0;
+    if (native != Py_None) {
+        /* tokens outside [a-z0-9] still go to the Python filter */
+        if (!self->filter) { PyErr_SetString(PyExc_TypeError, "a native filter needs token_filter as its fallback"); return -1; }
+        if (self->flavor == FLAVOR_RS) { PyErr_SetString(PyExc_ValueError, "flavor rouge_score has no native filter"); return -1; }
+        if (set_native(self, native)) return -1;
+    }
+    if (engine_tokenizer(self, kwds)) return -1;
+    Py_INCREF(score_type); self->score_type = score_type;
+    Py_INCREF(stats_type); self->stats_type = stats_type;
+    return 0;
+}
+
+static PyObject *Engine_worker(EngineObject *self, PyObject *unused) {
+    WorkerObject *w = PyObject_New(WorkerObject, &WorkerType);
+    if (!w) return NULL;
+    char *start = (char *)w + offsetof(WorkerObject, eng);
+    memset(start, 0, sizeof(WorkerObject) - offsetof(WorkerObject, eng));
+    Py_INCREF(self);
+    w->eng = self;
+    w->f = (double **)calloc((size_t)(self->ntypes + 1), sizeof(double *));
+    w->fn = (Py_ssize_t *)calloc((size_t)(self->ntypes + 1), sizeof(Py_ssize_t));
+    w->front = (Front *)calloc((size_t)1 << FRONT_BITS, sizeof(Front));
+    w->ppc = (double *)calloc((size_t)(self->ntypes + 1), sizeof(double));
+    w->pgap = (int *)calloc((size_t)(self->ntypes + 1), sizeof(int));
+    if (!w->f || !w->fn || !w->ppc || !w->pgap || !w->front) { Py_DECREF(w); return PyErr_NoMemory(); }
+    return (PyObject *)w;
+}
+
+/* An ASCII str without '\n' (where Python's "$" would also match before a final newline) as a
+ * new PyMem buffer with room to stem it, lower-cased if lower. */
+static char *stem_arg(PyObject *arg, Py_ssize_t *n, int lower) {
+    int ascii;
+    const char *s = utf8_of(arg, n, &ascii);
+    if (!s) return NULL;
+    if (!ascii || memchr(s, '\n', (size_t)*n)) {
+        PyErr_SetString(PyExc_ValueError, "the C stemmer takes ASCII words without a newline");
+        return NULL;
+    }
+    char *buf = (char *)PyMem_Malloc((size_t)*n + 8);
+    if (!buf) { PyErr_NoMemory(); return NULL; }
+    for (Py_ssize_t k = 0; k < *n; k++) buf[k] = lower && s[k] >= 'A' && s[k] <= 'Z' ? (char)(s[k] + 32) : s[k];
+    return buf;
+}
+
+static PyObject *Engine_stem(EngineObject *self, PyObject *arg) {
+    if (!self->native || !self->stem) {
+        PyErr_SetString(PyExc_ValueError, "this Engine has no native stemmer");
+        return NULL;
+    }
+    Py_ssize_t n, len;
+    char *buf = stem_arg(arg, &n, 1);
+    if (!buf) return NULL;
+    const char *r = morph_stem(self, buf, n, &len);
+    PyObject *out = PyUnicode_DecodeUTF8(r, len, NULL);
+    PyMem_Free(buf);
+    return out;
+}
+
+static PyMethodDef Engine_methods[] = {
+    {"worker", (PyCFunction)Engine_worker, METH_NOARGS,
+     "A new Worker: the scratch state (token cache, buffers) of one scoring thread."},
+    {"stem", (PyCFunction)Engine_stem, METH_O,
+     "stem(word) -> stemmer.stem(word) computed by the native filter (ASCII words; for tests)."},
+    {NULL}
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rouge_full_metric._core.Engine",
+    .tp_basicsize = sizeof(EngineObject),
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The options of one RougeScorer, compiled.",
+    .tp_methods = Engine_methods,
+    .tp_init = (initproc)Engine_init,
+    .tp_new = PyType_GenericNew,
+};

@@ -1,0 +1,670 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own. */
+
+/* ------------------------------------------------------------------------------------------ */
+/* per-pair statistics                                                                           */
+
+/* WLCS union marks.  A run of peer tokens that never occur in the model sentence behaves as one
+ * column (its cells are equal in every row, with one direction per row and runs of 0), so each
+ * such run is collapsed into a single placeholder column (-1) before the DP: same marks, smaller
+ * table. */
+static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32_t *ptok,
+                                const int32_t *rtok, const double *f) {
+    Py_ssize_t pstart = 0;
+    for (Py_ssize_t ps = 0; ps < pred->send.n; ps++) {
+        Py_ssize_t pend = pred->send.v[ps], pn = pend - pstart;
+        const int32_t *pb = ptok + pstart;
+        pstart = pend;
+        if (pn == 0) continue;
+        if (pn <= 63 && SENT_NTOK(ref) <= TABLE_WORDS_LIMIT) {
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
+            Py_ssize_t rstart = 0;
+            for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
+                Py_ssize_t rend = ref->send.v[rs];
+                wlcs_marks_word(w, LMASK(w), rtok + rstart, rend - rstart, pn, f, w->mark + rstart);
+                rstart = rend;
+            }
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
+            continue;
+        }
+        uint32_t stp = ++w->stamp;
+        for (Py_ssize_t j = 0; j < pn; j++) w->lpstamp[pb[j]] = stp;
+        if (grow((void **)&w->red.v, &w->red.cap, pn + 1, sizeof(int32_t))) return -1;
+        Py_ssize_t rstart = 0;
+        for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
+            Py_ssize_t rend = ref->send.v[rs], rn = rend - rstart;
+            const int32_t *ra = rtok + rstart;
+            unsigned char *mk = w->mark + rstart;
+            rstart = rend;
+            int shared = 0;
+            for (Py_ssize_t k = 0; k < rn; k++) if (ra[k] >= 0 && w->lpstamp[ra[k]] == stp) { shared = 1; break; }
+            if (!shared) continue;
+            uint32_t sts = ++w->stamp;
+            for (Py_ssize_t k = 0; k < rn; k++) if (ra[k] >= 0) w->lustamp[ra[k]] = sts;
+            Py_ssize_t nred = 0;
+            int gap = 0;
+            for (Py_ssize_t j = 0; j < pn; j++) {
+                if (w->lustamp[pb[j]] == sts) { w->red.v[nred++] = pb[j]; gap = 0; }
+                else if (!gap) { w->red.v[nred++] = -2; gap = 1; }
+            }
+            Py_ssize_t words = (nred + 63) >> 6;
+            if (set_masks(w, w->red.v, nred, words) < 0) return -1;
+            int rc = wlcs_marks(w, ra, rn, w->red.v, nred, f, mk);
+            clear_slots(w, w->red.v, nred);
+            if (rc) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Union marks of every model sentence against every peer sentence (spec §7/§8); the union does
+ * not depend on the order, so each peer sentence's masks are built once per reference. */
+static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32_t *ptok, const int32_t *rtok,
+                       int weighted, const double *f) {
+    Py_ssize_t nr = SENT_NTOK(ref);
+    if (grow((void **)&w->mark, &w->markcap, nr + 1, 1) ||
+        grow((void **)&w->rows, &w->rowcap, nr + 1, 8) ||
+        grow((void **)&w->wrow, &w->wrowcap, 2 * (nr + 1), sizeof(int32_t))) return -1;
+    memset(w->mark, 0, (size_t)nr + 1);
+    if (weighted) return union_marks_weighted(w, pred, ref, ptok, rtok, f);
+    Py_ssize_t pstart = 0;
+    for (Py_ssize_t ps = 0; ps < pred->send.n; ps++) {
+        Py_ssize_t pend = pred->send.v[ps], pn = pend - pstart;
+        const int32_t *pb = ptok + pstart;
+        pstart = pend;
+        if (pn == 0) continue;
+        if (pn <= 64 && nr <= TABLE_WORDS_LIMIT) {
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
+            Py_ssize_t rstart = 0;
+            for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
+                Py_ssize_t rend = ref->send.v[rs];
+                lcs_marks_word(w, rtok + rstart, rend - rstart, pn, w->mark + rstart);
+                rstart = rend;
+            }
+            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
+            continue;
+        }
+        Py_ssize_t words = (pn + 63) >> 6;
+        if (set_masks(w, pb, pn, words) < 0) return -1;
+        Py_ssize_t rstart = 0;
+        int rc = 0;
+        for (Py_ssize_t rs = 0; rs < ref->send.n && rc == 0; rs++) {
+            Py_ssize_t rend = ref->send.v[rs], rn = rend - rstart;
+            const int32_t *ra = rtok + rstart;
+            unsigned char *mk = w->mark + rstart;
+            rstart = rend;
+            int shared = 0;
+            for (Py_ssize_t k = 0; k < rn; k++) if (ra[k] >= 0 && w->lslot[ra[k]] >= 0) { shared = 1; break; }
+            if (!shared) continue;
+            rc = lcs_marks(w, ra, rn, pb, pn, mk) < 0 ? -1 : 0;
+        }
+        clear_slots(w, pb, pn);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+/* Unigram budgets in prediction-local ids, through LBM / LBP: a reference token the prediction
+ * lacks (id -1) has a zero prediction budget (LBP(w)[-1] stays 0), so it is never counted. */
+#define LBM(w) ((w)->lbm + 1)
+#define LBP(w) ((w)->lbp + 1)
+
+static void budgets_set(WorkerObject *w, Py_ssize_t r) {
+    const int32_t *lr = w->lr.v + w->lro[r];
+    int32_t *lbm = LBM(w);
+    Py_ssize_t T = w->lro[r + 1] - w->lro[r];
+    for (Py_ssize_t k = 0; k < T; k++) lbm[lr[k]]++;
+    memcpy(LBP(w), w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
+}
+
+static void budgets_clear(WorkerObject *w) {
+    memset(w->lbm, 0, (size_t)(w->pdist.n + 1) * sizeof(int32_t));
+    memset(LBP(w), 0, (size_t)w->pdist.n * sizeof(int32_t));
+}
+
+static inline double sel_of(EngineObject *e, double hits, double rc) {
+    double recall = rc != 0.0 ? hits / rc : 0.0;
+    return e->rounded ? round5(recall) : recall;
+}
+
+/* Number of skip-bigrams of T tokens with at most gap tokens between (gap < 0: unlimited). */
+static double pair_count(Py_ssize_t T, Py_ssize_t gap) {
+    Py_ssize_t span = gap < 0 ? T : gap + 2;
+    double c = 0.0;
+    for (Py_ssize_t i = 0; i + 1 < T; i++) c += (double)((i + span < T ? i + span : T) - i - 1);
+    return c;
+}
+
+/* Clipped matching by consuming the prediction's counts: a reference item with a count left takes
+ * one (min(prediction count, reference count) summed over items, as the reference counts it).
+ * The consumed items go to log so that restore() can hand them back for the next reference. */
+static inline Py_ssize_t consume(int32_t *cnt, int32_t id, int32_t *log, Py_ssize_t nlog) {
+    int32_t c = cnt[id], h = c > 0;
+    cnt[id] = c - h;
+    log[nlog] = id;
+    return nlog + h;
+}
+
+static inline void restore(int32_t *cnt, const int32_t *log, Py_ssize_t nlog) {
+    for (Py_ssize_t k = 0; k < nlog; k++) cnt[log[k]]++;
+}
+
+#define DENSE_MAX 724   /* D x D int32 pair tables up to ~2 MiB each */
+
+/* pair_part for skip-bigrams with any gap when D <= DENSE_MAX.  The pair counts are D x D tables
+ * (cell b * D + a: a before b) built a position at a time: position j adds the running counts of
+ * every token before it to its row, a vector addition.  A reference's hits are the cell-wise
+ * minima of its table and the prediction's, summed over the rows of its tokens. */
+static int pair_part_any_gap(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, double *ph, double *prc) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n;
+    if (grow_zero((void **)&w->dcnt, &w->dcap, D * D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rtab, &w->rtabcap, D * D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->pre, &w->precap, D + 1, sizeof(int32_t)) ||
+        grow_zero((void **)&w->rflag, &w->rflagcap, D + 1, sizeof(int32_t)) ||
+        grow((void **)&w->rid, &w->ridcap, D + 1, sizeof(int32_t))) return -1;
+    int32_t *P = w->dcnt, *R = w->rtab, *pre = w->pre, *flag = w->rflag, *rows = w->rid;
+    memset(pre, 0, (size_t)D * sizeof(int32_t));
+    Py_ssize_t seen = 0;   /* local ids follow first occurrence: those before j are < seen */
+    for (Py_ssize_t j = 0; j < pn; j++) {
+        int32_t b = lp[j], *row = P + (Py_ssize_t)b * D;
+        for (Py_ssize_t a = 0; a < seen; a++) row[a] += pre[a];
+        pre[b]++;
+        seen += b == seen;
+    }
+    for (Py_ssize_t r = 0; r < M; r++) {
+        const int32_t *lr = w->lr.v + w->lro[r];
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], nrows = 0, hi = 0;
+        memset(pre, 0, (size_t)D * sizeof(int32_t));
+        for (Py_ssize_t k = 0; k < T; k++) {
+            int32_t b = lr[k];
+            if (b < 0) continue;
+            int32_t *row = R + (Py_ssize_t)b * D;
+            if (!flag[b]) {
+                flag[b] = 1;
+                rows[nrows++] = b;
+                memset(row, 0, (size_t)D * sizeof(int32_t));
+            }
+            for (Py_ssize_t a = 0; a < hi; a++) row[a] += pre[a];
+            pre[b]++;
+            if (b >= hi) hi = b + 1;
+        }
+        int64_t hits = 0;
+        for (Py_ssize_t q = 0; q < nrows; q++) {
+            const int32_t *x = P + (Py_ssize_t)rows[q] * D, *y = R + (Py_ssize_t)rows[q] * D;
+            int64_t h = 0;
+            for (Py_ssize_t a = 0; a < D; a++) h += x[a] < y[a] ? x[a] : y[a];
+            hits += h;
+            flag[rows[q]] = 0;
+        }
+        ph[r] = (double)hits;
+        prc[r] = pair_count(T, -1);
+    }
+    memset(P, 0, (size_t)(D * D) * sizeof(int32_t));
+    return 0;
+}
+
+/* Clipped matches of the skip-bigrams (gap 0: bigrams) of the prediction and each reference:
+ * w->ph/prc[ti*M + r] and w->ppc[ti].  Keys are pairs of prediction-local ids, so up to
+ * DENSE_MAX distinct prediction tokens a dense D x D table replaces hashing; a pair holding a
+ * token the prediction lacks is skipped.  An earlier type with the same gap (rouge2 / rougeS0,
+ * rougeS4 / rougeSU4) is reused. */
+static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int gap, Py_ssize_t D) {
+    EngineObject *e = w->eng;
+    /* A gap reaching over the longest text is any gap (the same pairs); clamping it keeps the
+     * spans and table bounds below from overflowing or growing with the gap. */
+    Py_ssize_t longest = w->lp.n, sumT = 0;
+    for (Py_ssize_t r = 0; r < M; r++) {
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r];
+        sumT += T;
+        if (T > longest) longest = T;
+    }
+    if (gap >= 0 && (Py_ssize_t)gap + 2 >= longest) gap = -1;
+    for (int tj = 0; tj < ti; tj++) {
+        if (w->pgap[tj] == gap) {
+            memcpy(w->ph + (Py_ssize_t)ti * M, w->ph + (Py_ssize_t)tj * M, (size_t)M * sizeof(double));
+            memcpy(w->prc + (Py_ssize_t)ti * M, w->prc + (Py_ssize_t)tj * M, (size_t)M * sizeof(double));
+            w->ppc[ti] = w->ppc[tj];
+            w->pgap[ti] = gap;
+            return 0;
+        }
+    }
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n;
+    w->ppc[ti] = pair_count(pn, gap);
+    w->pgap[ti] = gap;
+    double *ph = w->ph + (Py_ssize_t)ti * M, *prc = w->prc + (Py_ssize_t)ti * M;
+    /* int32 dense counts cannot overflow below 65536 tokens a text */
+    int small = longest < 65536;
+    if (small && D <= DENSE_MAX && gap < 0) return pair_part_any_gap(w, M, D, ph, prc);
+    if (small && D <= DENSE_MAX) {
+        /* cell (a + 1) * (D + 1) + b + 1: row 0 and column 0 (a token the prediction lacks) stay
+         * 0, so a reference pair holding one consumes nothing, without a test.  The consumed
+         * cells are logged for restore(), or, when the log could outgrow the table, the table
+         * is restored from a copy. */
+        Py_ssize_t npairs = (Py_ssize_t)w->ppc[ti], W = D + 1;
+        int snap = npairs > W * W;
+        if (grow_zero((void **)&w->dcnt, &w->dcap, W * W + 1, sizeof(int32_t)) ||
+            grow((void **)&w->clog, &w->clogcap, (snap ? 0 : npairs) + 1, sizeof(int32_t)) ||
+            (snap && grow((void **)&w->rtab, &w->rtabcap, W * W + 1, sizeof(int32_t)))) return -1;
+        int32_t *cnt = w->dcnt, *log = w->clog;
+        Py_ssize_t pspan = (Py_ssize_t)gap + 2;
+        for (Py_ssize_t i = 0; i + 1 < pn; i++) {
+            int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
+            Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
+            for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]]++;
+        }
+        if (snap) memcpy(w->rtab, cnt, (size_t)(W * W) * sizeof(int32_t));
+        for (Py_ssize_t r = 0; r < M; r++) {
+            const int32_t *lr = w->lr.v + w->lro[r];
+            Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
+            for (Py_ssize_t i = 0; i + 1 < T; i++) {
+                int32_t base = (lr[i] + 1) * (int32_t)W + 1;
+                Py_ssize_t jend = i + pspan < T ? i + pspan : T;
+                if (snap)
+                    for (Py_ssize_t j = i + 1; j < jend; j++) {
+                        int32_t *c = cnt + base + lr[j], h = *c > 0;
+                        *c -= h;
+                        nlog += h;
+                    }
+                else
+                    for (Py_ssize_t j = i + 1; j < jend; j++) nlog = consume(cnt, base + lr[j], log, nlog);
+            }
+            ph[r] = (double)nlog;
+            prc[r] = pair_count(T, gap);
+            if (r + 1 < M) {
+                if (snap) memcpy(cnt, w->rtab, (size_t)(W * W) * sizeof(int32_t));
+                else restore(cnt, log, nlog);
+            }
+        }
+        if (W * W <= npairs) memset(cnt, 0, (size_t)(W * W) * sizeof(int32_t));
+        else
+            for (Py_ssize_t i = 0; i + 1 < pn; i++) {
+                int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
+                Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
+                for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]] = 0;
+            }
+        return 0;
+    }
+    /* Many distinct tokens or long texts: hash the (exact) pair keys when there are few pairs
+     * (hash work ~ pairs), else compare dense tables a block of rows at a time (work ~ tokens x
+     * D adds, memory fixed). */
+    double pairs = pair_estimate(pn, gap);
+    for (Py_ssize_t r = 0; r < M; r++) pairs += pair_estimate(w->lro[r + 1] - w->lro[r], gap);
+    if (w->ppc[ti] > HASH_PAIRS_MAX || pairs * 8.0 > (double)(pn + sumT) * (double)D)
+        return pair_part_blocked(w, M, D, gap, ph, prc);
+    Py_ssize_t bound = (Py_ssize_t)w->ppc[ti];
+    uint64_t mask;
+    if (gt_init(w, bound + 1, &mask)) return -1;
+    Py_ssize_t pspan = gap < 0 ? pn : (Py_ssize_t)gap + 2;
+    for (Py_ssize_t i = 0; i + 1 < pn; i++) {
+        uint64_t hi = (uint64_t)(uint32_t)lp[i] << 32;
+        Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
+        for (Py_ssize_t j = i + 1; j < jend; j++) gt_find(w, mask, hi | (uint32_t)lp[j], NULL, 1, NULL, 1, 0)->cnt++;
+    }
+    for (Py_ssize_t r = 0; r < M; r++) {
+        const int32_t *lr = w->lr.v + w->lro[r];
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], span = gap < 0 ? T : (Py_ssize_t)gap + 2;
+        uint32_t st = ++w->stamp;
+        double hits = 0.0;
+        for (Py_ssize_t i = 0; i + 1 < T; i++) {
+            if (lr[i] < 0) continue;
+            uint64_t hi = (uint64_t)(uint32_t)lr[i] << 32;
+            Py_ssize_t jend = i + span < T ? i + span : T;
+            for (Py_ssize_t j = i + 1; j < jend; j++) {
+                if (lr[j] < 0) continue;
+                GEnt *g = gt_find(w, mask, hi | (uint32_t)lr[j], NULL, 1, NULL, 0, 0);
+                if (g) gt_hit(g, st, &hits);
+            }
+        }
+        ph[r] = hits;
+        prc[r] = pair_count(T, gap);
+    }
+    (void)e;
+    return 0;
+}
+
+/* ROUGE-SU's unigrams (every token but the last; every token in flavor paper) added to o[]. */
+static int unigram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int all, Py_ssize_t D, PS *o) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n, pu = all ? pn : (pn > 0 ? pn - 1 : 0);
+    if (grow((void **)&w->ucnt, &w->ucap, D + 2, sizeof(int32_t)) ||
+        grow((void **)&w->clog, &w->clogcap, pu + 1, sizeof(int32_t))) return -1;
+    int32_t *cnt = w->ucnt + 1, *log = w->clog;   /* cnt[-1] = 0: a token the prediction lacks */
+    memset(w->ucnt, 0, (size_t)(D + 1) * sizeof(int32_t));
+    for (Py_ssize_t k = 0; k < pu; k++) cnt[lp[k]]++;
+    for (Py_ssize_t r = 0; r < M; r++) {
+        const int32_t *lr = w->lr.v + w->lro[r];
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], ru = all ? T : (T > 0 ? T - 1 : 0), nlog = 0;
+        for (Py_ssize_t k = 0; k < ru; k++) nlog = consume(cnt, lr[k], log, nlog);
+        if (r + 1 < M) restore(cnt, log, nlog);
+        o[r].h += (double)nlog;
+        o[r].rc += (double)ru;
+        o[r].pc += (double)pu;
+    }
+    return 0;
+}
+
+/* Clipped n-gram matches, n >= 3: exact keys packing 16-bit prediction-local ids when n <= 4,
+ * else a hash checked against the tokens.  Windows holding a token the prediction lacks are
+ * skipped. */
+static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssize_t D, PS *o) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n, pcount = pn - n + 1 > 0 ? pn - n + 1 : 0;
+    int packed = n <= 4 && D < 65536;
+    uint64_t mask;
+    if (gt_init(w, pcount, &mask)) return -1;
+    for (Py_ssize_t p = 0; p < pcount; p++) {
+        uint64_t key = 0;
+        if (packed) for (int q = 0; q < n; q++) key = (key << 16) | (uint32_t)lp[p + q];
+        else key = ngram_key(lp + p, n);
+        gt_find(w, mask, key, lp + p, packed ? 1 : n, lp, 1, (int32_t)p)->cnt++;
+    }
+    for (Py_ssize_t r = 0; r < M; r++) {
+        const int32_t *lr = w->lr.v + w->lro[r];
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], rcount = T - n + 1 > 0 ? T - n + 1 : 0;
+        uint32_t st = ++w->stamp;
+        double hits = 0.0;
+        Py_ssize_t last_bad = -1;
+        if (pcount) {
+            for (Py_ssize_t k = 0; k < T; k++) {
+                if (lr[k] < 0) { last_bad = k; continue; }
+                Py_ssize_t p = k - n + 1;
+                if (p < 0 || last_bad >= p) continue;
+                uint64_t key = 0;
+                if (packed) for (int q = 0; q < n; q++) key = (key << 16) | (uint32_t)lr[p + q];
+                else key = ngram_key(lr + p, n);
+                GEnt *g = gt_find(w, mask, key, lr + p, packed ? 1 : n, lp, 0, 0);
+                if (g) gt_hit(g, st, &hits);
+            }
+        }
+        o[r].h = hits;
+        o[r].rc = (double)rcount;
+        o[r].pc = (double)pcount;
+    }
+    (void)tbs;
+    return 0;
+}
+
+/* Dense n-gram tables up to this many cells (int32): (pn + 1) x (D + 1), the prediction's length
+ * and distinct tokens plus one, bounds every level's table. */
+#define LEVEL_CELLS_MAX ((Py_ssize_t)1 << 20)
+
+/* Clipped n-gram matches for n = 1..maxn of every reference: w->nh[(n - 1) * M + r].  Level n
+ * names the prediction's distinct n-grams 1..B through a dense table indexed by (id of the
+ * (n-1)-gram, next token), so a reference window gets its n-gram's id with one lookup per level
+ * and no hashing; a window the prediction lacks gets 0.  Returns 1 (nothing computed) when the
+ * tables would be too big, -1 when out of memory. */
+static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
+    const int32_t *lp = w->lp.v, *lr = w->lr.v;
+    Py_ssize_t pn = w->lp.n, TR = w->lr.n, W = D + 1;
+    w->nlevels = 0;
+    if ((pn + 1) * W > LEVEL_CELLS_MAX) return 1;
+    if (grow((void **)&w->nh, &w->nhcap, (Py_ssize_t)maxn * M + 1, sizeof(double)) ||
+        grow((void **)&w->pid, &w->pidcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->cell, &w->cellcap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->gcnt, &w->gcntcap, pn + 2, sizeof(int32_t)) ||
+        grow((void **)&w->rid, &w->ridcap, TR + 1, sizeof(int32_t)) ||
+        grow((void **)&w->clog, &w->clogcap, pn + 1, sizeof(int32_t)) ||
+        grow_zero((void **)&w->ltab, &w->ltabcap, (pn + 1) * W + 1, sizeof(int32_t))) return -1;
+    /* Ids are 1-based here, 0 standing for "not in the prediction": the table's row 0 and column 0
+     * (an absent (n-1)-gram or token) stay 0, and so does count 0, so that a reference window the
+     * prediction lacks needs no test anywhere. */
+    int32_t *pid = w->pid, *rid = w->rid, *cnt = w->gcnt, *tab = w->ltab, *cell = w->cell, *log = w->clog;
+    for (Py_ssize_t p = 0; p < pn; p++) pid[p] = lp[p] + 1;
+    for (Py_ssize_t q = 0; q < TR; q++) rid[q] = lr[q] + 1;
+    Py_ssize_t B = D;   /* distinct (n-1)-grams, then n-grams */
+    for (int n = 1; n <= maxn; n++) {
+        double *nh = w->nh + (Py_ssize_t)(n - 1) * M;
+        Py_ssize_t pc = pn - n + 1;
+        if (pc <= 0) {
+            for (Py_ssize_t r = 0; r < M; r++) nh[r] = 0.0;
+            continue;
+        }
+        if (n > 1) {
+            int32_t nb = 0;
+            for (Py_ssize_t p = 0; p < pc; p++) {
+                int32_t c = pid[p] * (int32_t)W + lp[p + n - 1] + 1, t = tab[c], fresh = t == 0;
+                nb += fresh;
+                t = fresh ? nb : t;
+                tab[c] = t;
+                cell[p] = c;
+                pid[p] = t;
+            }
+            for (Py_ssize_t r = 0; r < M; r++) {
+                Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1;
+                for (Py_ssize_t q = 0; q < wins; q++)
+                    rid[base + q] = tab[rid[base + q] * (int32_t)W + lr[base + q + n - 1] + 1];
+            }
+            for (Py_ssize_t p = 0; p < pc; p++) tab[cell[p]] = 0;
+            B = nb;
+        }
+        memset(cnt, 0, (size_t)(B + 1) * sizeof(int32_t));
+        for (Py_ssize_t p = 0; p < pc; p++) cnt[pid[p]]++;
+        for (Py_ssize_t r = 0; r < M; r++) {
+            Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1, nlog = 0;
+            for (Py_ssize_t q = 0; q < wins; q++) nlog = consume(cnt, rid[base + q], log, nlog);
+            nh[r] = (double)nlog;
+            if (r + 1 < M) restore(cnt, log, nlog);
+        }
+    }
+    w->nlevels = maxn;
+    return 0;
+}
+
+/* Statistics of every type against every reference of one example: out[t * M + r]. */
+static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
+    EngineObject *e = w->eng;
+    TextBuf *pred = &tbs[0];
+    const int32_t *pt = pred->tok.v;
+    Py_ssize_t pn = pred->tok.n;
+    int rcode = 0;
+    w->pdist.n = 0;
+    w->lp.n = 0;
+    w->lr.n = 0;
+    if (grow((void **)&w->pdist.v, &w->pdist.cap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->lp.v, &w->lp.cap, pn + 1, sizeof(int32_t)) ||
+        grow((void **)&w->lcnt, &w->lcntcap, pn + 1, sizeof(int32_t))) { rcode = -1; goto done; }
+    {
+        /* local ids in order of first occurrence, and each one's joined count */
+        int32_t *loc = w->loc, *pd = w->pdist.v, *lp = w->lp.v, *lcnt = w->lcnt, D0 = 0;
+        for (Py_ssize_t k = 0; k < pn; k++) {
+            int32_t t = pt[k], l = loc[t];
+            if (l < 0) {
+                l = loc[t] = D0;
+                pd[D0++] = t;
+                lcnt[l] = 0;
+            }
+            lcnt[l]++;
+            lp[k] = l;
+        }
+        w->pdist.n = D0;
+        w->lp.n = pn;
+    }
+    Py_ssize_t D = w->pdist.n;
+    if (grow((void **)&w->lro, &w->lrocap, M + 1, sizeof(Py_ssize_t))) { rcode = -1; goto done; }
+    if ((Py_ssize_t)e->ntypes * M + 1 > w->phcap) {
+        Py_ssize_t c = (Py_ssize_t)e->ntypes * M + 1, c2 = c;
+        if (grow((void **)&w->ph, &w->phcap, c, sizeof(double)) ||
+            grow((void **)&w->prc, &c2, c + 1, sizeof(double))) { rcode = -1; goto done; }
+        w->phcap = c < c2 ? c : c2;
+    }
+    for (Py_ssize_t r = 0; r < M; r++) {
+        TextBuf *ref = &tbs[1 + r];
+        w->lro[r] = w->lr.n;
+        /* loc is -1 for every token outside the prediction (only joined tokens have ids yet) */
+        if (grow((void **)&w->lr.v, &w->lr.cap, w->lr.n + ref->tok.n + 1, sizeof(int32_t))) { rcode = -1; goto done; }
+        for (Py_ssize_t k = 0; k < ref->tok.n; k++) w->lr.v[w->lr.n++] = w->loc[ref->tok.v[k]];
+    }
+    w->lro[M] = w->lr.n;
+    for (int ti = 0; ti < e->ntypes; ti++) w->pgap[ti] = INT32_MIN;
+    if (e->needs_sentences) {
+        /* Under -b the sentence reader may hold prediction tokens the joined reader lost; they
+         * still match in the LCS/WLCS (only the budgets exclude them), so they get local ids
+         * too, after the joined ones (with a joined count of 0). */
+        if (!pred->stok_alias)
+            for (Py_ssize_t k = 0; k < pred->stok.n; k++) {
+                int32_t t = pred->stok.v[k];
+                if (w->loc[t] < 0) {
+                    w->loc[t] = (int32_t)w->pdist.n;
+                    if (ivec_push(&w->pdist, t)) { rcode = -1; goto done; }
+                }
+            }
+        Py_ssize_t DA = w->pdist.n;
+        if (grow((void **)&w->lcnt, &w->lcntcap, DA + 1, sizeof(int32_t))) { rcode = -1; goto done; }
+        for (Py_ssize_t k = D; k < DA; k++) w->lcnt[k] = 0;
+        Py_ssize_t old = w->lslotcap;
+        if (grow((void **)&w->lslot, &w->lslotcap, DA + 1, sizeof(int32_t)) ||
+            grow_zero((void **)&w->lbm, &w->lbmcap, DA + 2, sizeof(int32_t)) ||
+            grow_zero((void **)&w->lbp, &w->lbpcap, DA + 2, sizeof(int32_t)) ||
+            grow_zero((void **)&w->lustamp, &w->lustampcap, DA + 1, sizeof(uint32_t)) ||
+            grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t)) ||
+            grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 2, sizeof(uint64_t))) { rcode = -1; goto done; }
+        for (Py_ssize_t k = old; k < w->lslotcap; k++) w->lslot[k] = -1;
+        /* the sentence reader's tokens, in local ids (the same arrays unless -b made them differ) */
+        w->lps.n = 0;
+        w->lrs.n = 0;
+        if (grow((void **)&w->lrso, &w->lrsocap, M + 1, sizeof(Py_ssize_t))) { rcode = -1; goto done; }
+        if (!pred->stok_alias)
+            for (Py_ssize_t k = 0; k < pred->stok.n; k++)
+                if (ivec_push(&w->lps, w->loc[pred->stok.v[k]])) { rcode = -1; goto done; }
+        for (Py_ssize_t r = 0; r < M; r++) {
+            TextBuf *ref = &tbs[1 + r];
+            w->lrso[r] = w->lrs.n;
+            if (!ref->stok_alias)
+                for (Py_ssize_t k = 0; k < ref->stok.n; k++)
+                    if (ivec_push(&w->lrs, w->loc[ref->stok.v[k]])) { rcode = -1; goto done; }
+        }
+    }
+    int maxn = 0;
+    for (int ti = 0; ti < e->ntypes; ti++)
+        if (e->types[ti].kind == K_N && e->types[ti].n > maxn) maxn = e->types[ti].n;
+    w->nlevels = 0;
+    if (maxn && ngram_levels(w, M, maxn, D) < 0) { rcode = -1; goto done; }
+    for (int ti = 0; ti < e->ntypes; ti++) {
+        TSpec *ts = &e->types[ti];
+        PS *o = out + (Py_ssize_t)ti * M;
+        if (ts->kind == K_N && ts->n <= w->nlevels) {
+            const double *nh = w->nh + (Py_ssize_t)(ts->n - 1) * M;
+            double pc = pn - ts->n + 1 > 0 ? (double)(pn - ts->n + 1) : 0.0;
+            for (Py_ssize_t r = 0; r < M; r++) {
+                Py_ssize_t T = w->lro[r + 1] - w->lro[r];
+                double rc = T - ts->n + 1 > 0 ? (double)(T - ts->n + 1) : 0.0;
+                o[r].h = nh[r]; o[r].rc = rc; o[r].pc = pc; o[r].sel = sel_of(e, nh[r], rc);
+            }
+        } else if (ts->kind == K_N && ts->n == 1) {
+            /* clipped unigram matches = the unigram kernel over every token */
+            for (Py_ssize_t r = 0; r < M; r++) { o[r].h = 0.0; o[r].rc = 0.0; o[r].pc = 0.0; }
+            if (unigram_part(w, tbs, M, 1, D, o)) { rcode = -1; goto done; }
+            for (Py_ssize_t r = 0; r < M; r++) o[r].sel = sel_of(e, o[r].h, o[r].rc);
+        } else if (ts->kind == K_N && ts->n == 2) {
+            if (pair_part(w, tbs, M, ti, 0, D)) { rcode = -1; goto done; }
+            for (Py_ssize_t r = 0; r < M; r++) {
+                double h = w->ph[ti * M + r], rc = w->prc[ti * M + r];
+                o[r].h = h; o[r].rc = rc; o[r].pc = w->ppc[ti]; o[r].sel = sel_of(e, h, rc);
+            }
+        } else if (ts->kind == K_N) {
+            if (ngram_part(w, tbs, M, ts->n, D, o)) { rcode = -1; goto done; }
+            for (Py_ssize_t r = 0; r < M; r++) o[r].sel = sel_of(e, o[r].h, o[r].rc);
+        } else if (ts->kind == K_S) {
+            if (pair_part(w, tbs, M, ti, ts->max_gap, D)) { rcode = -1; goto done; }
+            for (Py_ssize_t r = 0; r < M; r++) {
+                o[r].h = w->ph[ti * M + r]; o[r].rc = w->prc[ti * M + r]; o[r].pc = w->ppc[ti];
+            }
+            if (ts->unigrams && unigram_part(w, tbs, M, e->flavor == FLAVOR_PAPER, D, o)) { rcode = -1; goto done; }
+            for (Py_ssize_t r = 0; r < M; r++) o[r].sel = sel_of(e, o[r].h, o[r].rc);
+        } else if (ts->kind == K_L) {
+            IVec *pf = FLAT(pred);
+            for (Py_ssize_t r = 0; r < M; r++) {
+                IVec *rf = FLAT(&tbs[1 + r]);
+                int err = 0;
+                double hits = (double)lcs_length(w, rf->v, rf->n, pf->v, pf->n, &err);
+                if (err) { rcode = -1; goto done; }
+                double rc = (double)rf->n;
+                o[r].h = hits; o[r].rc = rc; o[r].pc = (double)pf->n; o[r].sel = rc != 0.0 ? hits / rc : 0.0;
+            }
+        } else if (ts->kind == K_LSUM) {
+            for (Py_ssize_t r = 0; r < M; r++) {
+                TextBuf *ref = &tbs[1 + r];
+                const int32_t *rt = REF_LOCAL_SENT(w, ref, r);
+                if (union_marks(w, pred, ref, PRED_LOCAL_SENT(w, pred), rt, 0, NULL)) { rcode = -1; goto done; }
+                Py_ssize_t nr = SENT_NTOK(ref);
+                double hits = 0.0, model_len;
+                {
+                    /* flavor paper clips as rouge155 does (P <= 1) and normalizes by the
+                     * joined reader's length (scorer.py, _pair_stats) */
+                    budgets_set(w, r);
+                    int32_t *lbm = LBM(w), *lbp = LBP(w), taken = 0;
+                    for (Py_ssize_t k = 0; k < nr; k++) {
+                        int32_t t = rt[k], ok = w->mark[k] & (lbm[t] > 0) & (lbp[t] > 0);
+                        taken += ok;
+                        lbm[t] -= ok;
+                        lbp[t] -= ok;
+                    }
+                    hits = (double)taken;
+                    budgets_clear(w);
+                    model_len = e->flavor == FLAVOR_PAPER ? (double)ref->tok.n : (double)nr;
+                }
+                o[r].h = hits; o[r].rc = model_len; o[r].pc = (double)pn;
+                o[r].sel = model_len != 0.0 ? hits / model_len : 0.0;
+            }
+        } else if (ts->kind == K_W) {
+            double weight = ts->weight;
+            if (e->flavor == FLAVOR_PAPER) {
+                IVec *pf = FLAT(pred);
+                for (Py_ssize_t r = 0; r < M; r++) {
+                    IVec *rf = FLAT(&tbs[1 + r]);
+                    Py_ssize_t longest = rf->n > pf->n ? rf->n : pf->n;
+                    double hits;
+                    if (ensure_f(w, ti, weight, longest + 2) ||
+                        wlcs_value(w, rf->v, rf->n, pf->v, pf->n, w->f[ti], &hits)) { rcode = -1; goto done; }
+                    double ref_norm = pow((double)rf->n, weight);
+                    o[r].h = hits; o[r].rc = ref_norm; o[r].pc = pow((double)pf->n, weight);
+                    o[r].sel = ref_norm != 0.0 ? pow(hits / ref_norm, 1.0 / weight) : 0.0;
+                }
+                continue;
+            }
+            for (Py_ssize_t r = 0; r < M; r++) {
+                TextBuf *ref = &tbs[1 + r];
+                Py_ssize_t longest = 0, prev = 0;
+                for (Py_ssize_t s = 0; s < ref->send.n; s++) {
+                    if (ref->send.v[s] - prev > longest) longest = ref->send.v[s] - prev;
+                    prev = ref->send.v[s];
+                }
+                prev = 0;
+                for (Py_ssize_t s = 0; s < pred->send.n; s++) {
+                    if (pred->send.v[s] - prev > longest) longest = pred->send.v[s] - prev;
+                    prev = pred->send.v[s];
+                }
+                if (ensure_f(w, ti, weight, longest + 2)) { rcode = -1; goto done; }
+                const double *f = w->f[ti];
+                const int32_t *rt = REF_LOCAL_SENT(w, ref, r);
+                if (union_marks(w, pred, ref, PRED_LOCAL_SENT(w, pred), rt, 1, f)) { rcode = -1; goto done; }
+                budgets_set(w, r);
+                double hits = 0.0, block = 0.0;
+                Py_ssize_t start = 0;
+                for (Py_ssize_t s = 0; s < ref->send.n; s++) {
+                    Py_ssize_t end = ref->send.v[s];
+                    Py_ssize_t run = 0;
+                    for (Py_ssize_t k = start; k < end; k++) {
+                        if (!w->mark[k]) continue;
+                        int32_t t = rt[k];
+                        if (LBM(w)[t] > 0 && LBP(w)[t] > 0) {
+                            run++;
+                            LBM(w)[t]--; LBP(w)[t]--;
+                            if (k + 1 == end || !w->mark[k + 1]) { hits += f[run]; run = 0; }
+                        }
+                    }
+                    block += f[end - start];
+                    start = end;
+                }
+                budgets_clear(w);
+                o[r].h = hits; o[r].rc = pow(block, weight); o[r].pc = pow((double)pn, weight);
+                o[r].sel = block != 0.0 ? pow(hits / block, 1.0 / weight) : 0.0;
+            }
+        }
+    }
+done:
+    for (Py_ssize_t k = 0; k < w->pdist.n; k++) w->loc[w->pdist.v[k]] = -1;
+    return rcode;
+}

@@ -1,0 +1,98 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own. */
+
+/* defined in a file included later */
+static double pair_count(Py_ssize_t T, Py_ssize_t gap);
+
+/* ------------------------------------------------------------------------------------------ */
+/* skip-bigrams of long texts: memory bounded whatever the gap and vocabulary                   */
+
+/* Pair tables of the blocked path: int64 cells per table (2 tables: 8 MiB). */
+#define BLOCK_CELLS ((Py_ssize_t)1 << 19)
+/* The hash path stores each distinct prediction pair: past this many pairs (a table of up to
+ * 96 MiB) the blocked path runs instead. */
+#define HASH_PAIRS_MAX ((double)((Py_ssize_t)1 << 20))
+
+/* Add the pair counts of tokens t[0..T) (prediction-local ids, -1: skipped but still a position)
+ * whose second token b is in [b0, b0 + B) to rows (b - b0) * D of tab; *touched lists the rows
+ * written (flag marks them).  win[a] counts id a among the positions within reach of the current
+ * one (all earlier positions when gap < 0); it is zero on entry and on return. */
+static void pair_rows(const int32_t *t, Py_ssize_t T, Py_ssize_t gap, Py_ssize_t D, Py_ssize_t b0,
+                      Py_ssize_t B, int64_t *tab, int32_t *win, unsigned char *flag, int32_t *touched,
+                      Py_ssize_t *ntouched) {
+    Py_ssize_t hi = 0;   /* ids a >= hi have win[a] == 0 */
+    for (Py_ssize_t j = 0; j < T; j++) {
+        if (gap >= 0 && j - gap - 2 >= 0 && t[j - gap - 2] >= 0) win[t[j - gap - 2]]--;
+        int32_t b = t[j];
+        if (b < 0) continue;
+        if (b >= b0 && b < b0 + B) {
+            int64_t *row = tab + (Py_ssize_t)(b - b0) * D;
+            if (!flag[b - b0]) { flag[b - b0] = 1; touched[(*ntouched)++] = b - (int32_t)b0; }
+            for (Py_ssize_t a = 0; a < hi; a++) row[a] += win[a];
+        }
+        win[b]++;
+        if (b >= hi) hi = b + 1;
+    }
+    memset(win, 0, (size_t)hi * sizeof(int32_t));
+}
+
+/* pair_part for long texts: the D x D pair tables (cell b * D + a: a before b, within the gap)
+ * of the prediction and each reference are built and compared a block of rows at a time, so
+ * memory stays at 2 x BLOCK_CELLS counts whatever the number of pairs, and time is
+ * O((prediction + references) x D) adds per text plus one scan per block. */
+static int pair_part_blocked(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, Py_ssize_t gap, double *ph,
+                             double *prc) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n;
+    for (Py_ssize_t r = 0; r < M; r++) {
+        ph[r] = 0.0;
+        prc[r] = pair_count(w->lro[r + 1] - w->lro[r], gap);
+    }
+    if (D == 0) return 0;
+    Py_ssize_t B = BLOCK_CELLS / D;
+    if (B < 1) B = 1;
+    if (B > D) B = D;
+    int64_t *P = (int64_t *)calloc((size_t)(B * D), sizeof(int64_t));
+    int64_t *R = (int64_t *)calloc((size_t)(B * D), sizeof(int64_t));
+    int32_t *win = (int32_t *)calloc((size_t)D, sizeof(int32_t));
+    int32_t *ptouched = (int32_t *)malloc((size_t)B * sizeof(int32_t));
+    int32_t *rtouched = (int32_t *)malloc((size_t)B * sizeof(int32_t));
+    unsigned char *pflag = (unsigned char *)calloc((size_t)B, 1), *rflag = (unsigned char *)calloc((size_t)B, 1);
+    int rc = -1;
+    if (!P || !R || !win || !ptouched || !rtouched || !pflag || !rflag) goto done;
+    for (Py_ssize_t b0 = 0; b0 < D; b0 += B) {
+        Py_ssize_t nb = D - b0 < B ? D - b0 : B, np = 0;
+        pair_rows(lp, pn, gap, D, b0, nb, P, win, pflag, ptouched, &np);
+        for (Py_ssize_t r = 0; r < M; r++) {
+            Py_ssize_t nr = 0;
+            pair_rows(w->lr.v + w->lro[r], w->lro[r + 1] - w->lro[r], gap, D, b0, nb, R, win, rflag,
+                      rtouched, &nr);
+            int64_t hits = 0;
+            for (Py_ssize_t q = 0; q < nr; q++) {
+                int64_t *y = R + (Py_ssize_t)rtouched[q] * D;
+                if (pflag[rtouched[q]]) {
+                    const int64_t *x = P + (Py_ssize_t)rtouched[q] * D;
+                    for (Py_ssize_t a = 0; a < D; a++) hits += x[a] < y[a] ? x[a] : y[a];
+                }
+                memset(y, 0, (size_t)D * sizeof(int64_t));
+                rflag[rtouched[q]] = 0;
+            }
+            ph[r] += (double)hits;
+        }
+        for (Py_ssize_t q = 0; q < np; q++) {
+            memset(P + (Py_ssize_t)ptouched[q] * D, 0, (size_t)D * sizeof(int64_t));
+            pflag[ptouched[q]] = 0;
+        }
+    }
+    rc = 0;
+done:
+    free(P); free(R); free(win); free(ptouched); free(rtouched); free(pflag); free(rflag);
+    return rc;
+}
+
+/* Closed-form pair count of T tokens within gap (an estimate for choosing a path; pair_count
+ * is the exact sum the scores use). */
+static double pair_estimate(Py_ssize_t T, Py_ssize_t gap) {
+    double t = (double)T, k = gap < 0 || gap + 1 >= T ? t - 1 : (double)(gap + 1);
+    return T < 2 ? 0.0 : k * (k + 1) / 2 + (t - 1 - k) * k;
+}

@@ -1,0 +1,359 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own. */
+
+/* ------------------------------------------------------------------------------------------ */
+/* tokenization                                                                                 */
+
+static unsigned char LOWER_ALNUM[256];   /* lowercase of [A-Za-z0-9], 0 elsewhere */
+static unsigned char PERL_SPACE[256];    /* Perl's \s on bytes: [ \t\n\r\f\x0b] */
+
+static void init_tables(void) {
+    for (int c = 0; c < 256; c++) {
+        LOWER_ALNUM[c] = 0;
+        if (c >= 'a' && c <= 'z') LOWER_ALNUM[c] = (unsigned char)c;
+        if (c >= '0' && c <= '9') LOWER_ALNUM[c] = (unsigned char)c;
+        if (c >= 'A' && c <= 'Z') LOWER_ALNUM[c] = (unsigned char)(c + 32);
+        PERL_SPACE[c] = (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0x0b);
+    }
+}
+
+static int ensure_vocab(WorkerObject *w) {
+    Py_ssize_t need = w->in.nent;
+    if (need <= w->vcap) return 0;
+    Py_ssize_t c = w->vcap ? w->vcap : 4096;
+    while (c < need) c *= 2;
+    int32_t **arrs[2] = {&w->slot, &w->loc};
+    for (int k = 0; k < 2; k++) {
+        int32_t *q = (int32_t *)realloc(*arrs[k], (size_t)c * sizeof(int32_t));
+        if (!q) return -1;
+        *arrs[k] = q;
+        for (Py_ssize_t i = w->vcap; i < c; i++) q[i] = -1;
+    }
+    w->vcap = c;
+    return 0;
+}
+
+/* stemmer.stem of the ASCII lowercase word in buf[0:n] (room for n + 1 bytes): the exception
+ * table's base form, else the Porter stem, computed in place. */
+static const char *morph_stem(const EngineObject *e, char *buf, Py_ssize_t n, Py_ssize_t *len) {
+    Py_ssize_t k = lookup(&e->exc, buf, n);
+    if (k >= 0 && e->exc.ent[k].fin >= 0) {
+        const Entry *base = &e->exc.ent[e->exc.ent[k].fin];
+        *len = base->len;
+        return e->exc.arena + base->off;
+    }
+    *len = porter(buf, n);
+    return buf;
+}
+
+/* make_token_filter's answer for raw token idx, without Python: -1 dropped, else the interned
+ * id of the result; -3 when the token is not made of [a-z0-9] bytes only (or out of memory,
+ * with c->err set). */
+static int32_t native_final(Ctx *c, Py_ssize_t idx) {
+    WorkerObject *w = c->w;
+    const EngineObject *e = w->eng;
+    Py_ssize_t n = w->in.ent[idx].len;
+    const unsigned char *t = (const unsigned char *)w->in.arena + w->in.ent[idx].off;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!t[k] || LOWER_ALNUM[t[k]] != t[k]) return -3;
+    int32_t fin = (int32_t)idx;
+    if (e->drop_stop && lookup(&e->stops, (const char *)t, n) >= 0) fin = -1;
+    else if (e->stem && n > 3) {
+        /* a copy: interning the result may move the arena */
+        if (grow((void **)&w->sbuf, &w->sbufcap, n + 8, 1)) { c->err = ERR_NOMEM; return -3; }
+        memcpy(w->sbuf, t, (size_t)n);
+        Py_ssize_t len;
+        const char *r = morph_stem(e, w->sbuf, n, &len);
+        Py_ssize_t k = intern(&w->in, r, len, -2);
+        if (k < 0) { c->err = ERR_NOMEM; return -3; }
+        fin = (int32_t)k;
+    }
+    w->in.ent[idx].fin = fin;
+    return fin;
+}
+
+/* The final id of interned raw token idx, once per token per Worker: the native filter when it
+ * applies, else the Python token filter (stop words, stemmer); -1 means dropped. */
+static int32_t resolve_final(Ctx *c, Py_ssize_t idx) {
+    WorkerObject *w = c->w;
+    if (w->eng->native) {
+        int32_t fin = native_final(c, idx);
+        if (fin != -3 || c->err) return fin;
+    }
+    if (c->nogil) PyEval_RestoreThread(c->ts);
+    int32_t fin = -3;
+    PyObject *tok = PyUnicode_DecodeUTF8(w->in.arena + w->in.ent[idx].off, w->in.ent[idx].len, "surrogatepass");
+    if (tok) {
+        PyObject *r = PyObject_CallOneArg(w->eng->filter, tok);
+        Py_DECREF(tok);
+        if (r) {
+            if (r == Py_None) fin = -1;
+            else if (PyUnicode_Check(r)) {
+                Py_ssize_t n;
+                const char *s = PyUnicode_AsUTF8AndSize(r, &n);
+                if (s) {
+                    Py_ssize_t k = intern(&w->in, s, n, -2);
+                    if (k < 0) PyErr_NoMemory();
+                    else fin = (int32_t)k;
+                }
+            } else PyErr_SetString(PyExc_TypeError, "token filter must return str or None");
+            Py_DECREF(r);
+        }
+    }
+    if (fin == -3) c->err = ERR_PY;
+    else w->in.ent[idx].fin = fin;
+    if (c->nogil) c->ts = PyEval_SaveThread();
+    return fin;
+}
+
+static inline uint32_t front_tag(uint64_t h, Py_ssize_t n) {
+    return (uint32_t)((h >> 8) & 0xFFFFFF00u) | (uint32_t)n;
+}
+
+/* Append the final id of token s[0:n] (h its hash; head: its first 8 bytes, head2: the next 8
+ * when n <= 16, both zero-padded) to out, which has room. */
+static inline int emit_h(Ctx *c, const char *s, Py_ssize_t n, uint64_t h, uint64_t head, uint64_t head2,
+                         IVec *out) {
+    WorkerObject *w = c->w;
+    Front *fe = NULL;
+    uint32_t tag = 0;
+    if (n <= 16 && w->front) {
+        fe = &w->front[h >> (64 - FRONT_BITS)];
+        tag = front_tag(h, n);
+        if (fe->tag == tag && fe->head == head && fe->head2 == head2) {
+            int32_t fin = fe->fin;
+            out->v[out->n] = fin;
+            out->n += fin >= 0;
+            return 0;
+        }
+    }
+    Py_ssize_t idx = intern_h(&w->in, s, n, w->eng->filter ? -2 : -4, h, head);
+    if (idx < 0) { c->err = ERR_NOMEM; return -1; }
+    int32_t fin = w->in.ent[idx].fin;
+    if (fin == -2) {
+        fin = resolve_final(c, idx);
+        if (c->err) return -1;
+    }
+    if (fe) { fe->tag = tag; fe->head = head; fe->head2 = head2; fe->fin = fin; }
+    if (fin >= 0) out->v[out->n++] = fin;
+    return 0;
+}
+
+static inline int emit(Ctx *c, const char *s, Py_ssize_t n, uint64_t head, IVec *out) {
+    return emit_h(c, s, n, hash_tok(s, n, head), head, n > 8 && n <= 16 ? head_of(s + 8, n - 8) : 0, out);
+}
+
+/* Room for the tokens of n more bytes: at most one per two bytes, plus one. */
+static inline int reserve_tokens(Ctx *c, IVec *out, Py_ssize_t n) {
+    if (grow((void **)&out->v, &out->cap, out->n + n / 2 + 2, sizeof(int32_t))) { c->err = ERR_NOMEM; return -1; }
+    return 0;
+}
+
+static int ensure_tbuf(Ctx *c, Py_ssize_t n) {
+    if (grow((void **)&c->w->tbuf, &c->w->tbcap_chars, n + 8, 1)) { c->err = ERR_NOMEM; return -1; }
+    return 0;
+}
+
+static inline uint64_t load64(const unsigned char *p) {
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+/* LOWER_ALNUM of eight bytes at once: per byte, range tests on its low seven bits (each
+ * subtraction stays inside its byte: x | 0x80 >= 0x80 > lo, and (hi | 0x80) - x >= 1). */
+static inline uint64_t lower_alnum8(uint64_t x) {
+    const uint64_t L01 = 0x0101010101010101ULL, H80 = 0x8080808080808080ULL;
+    uint64_t y = x & ~H80, yh = y | H80;
+#define IN_RANGE(lo, hi) ((yh - (lo) * L01) & (((hi) * L01 | H80) - y))
+    uint64_t upper = IN_RANGE(0x41, 0x5A);
+    uint64_t alnum = (IN_RANGE(0x30, 0x39) | upper | IN_RANGE(0x61, 0x7A)) & ~x & H80;
+#undef IN_RANGE
+    return (x | (upper & H80) >> 2) & ((alnum >> 7) * 0xFF);
+}
+
+/* ROUGE-1.5.5 tokens of a byte span: maximal [A-Za-z0-9] runs, ASCII-lowercased (every other
+ * byte, '-' and each byte of a UTF-8 sequence included, is a separator: spec §4.1). */
+static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
+    WorkerObject *w = c->w;
+    const unsigned char *u = (const unsigned char *)p;
+    if (ensure_tbuf(c, n + 16) || reserve_tokens(c, out, n)) return -1;
+    /* the span lowercased, separators as 0 bytes, then 16 zero bytes */
+    unsigned char *b = (unsigned char *)w->tbuf;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    for (Py_ssize_t k = 0; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    memset(b + n, 0, 16);
+    Py_ssize_t i = 0;
+    while (i < n) {
+        if (!b[i]) { i++; continue; }
+        Py_ssize_t s = i;
+        while (b[i]) i++;
+        if (emit(c, (const char *)b + s, i - s, head_of((const char *)b + s, i - s), out)) return -1;
+    }
+    return 0;
+#else
+    Py_ssize_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x = lower_alnum8(load64(u + k));
+        memcpy(b + k, &x, 8);
+    }
+    memset(b + k, 0, 24);
+    for (; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    /* Pass 1 finds the tokens (runs of nonzero bytes, eight bytes at a time: every byte is
+     * < 0x80, so byte + 0x7F carries into bit 7 exactly when the byte is not 0), hashes them and
+     * prefetches their front slots; pass 2 looks them up, the cache misses overlapped. */
+    enum { BATCH = 32 };
+    const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
+    Py_ssize_t i = 0;
+    while (i < n) {
+        struct { uint64_t h, head, head2; Py_ssize_t s, len; } t[BATCH];
+        int nt = 0;
+        while (i < n && nt < BATCH) {
+            uint64_t nz = (load64(b + i) + L7F) & H80;
+            if (!nz) { i += 8; continue; }
+            i += ctz64(nz) >> 3;
+            Py_ssize_t s = i;
+            for (;;) {
+                uint64_t z = ~(load64(b + i) + L7F) & H80;
+                if (z) { i += ctz64(z) >> 3; break; }
+                i += 8;
+            }
+            Py_ssize_t len = i - s;
+            uint64_t head = load64(b + s), head2 = 0;
+            if (len < 8) head &= (1ULL << (8 * len)) - 1;
+            else if (len <= 16) {
+                head2 = load64(b + s + 8);
+                if (len < 16) head2 &= (1ULL << (8 * (len - 8))) - 1;
+            }
+            uint64_t h = hash_tok((const char *)b + s, len, head);
+#if defined(__GNUC__) || defined(__clang__)
+            if (w->front) __builtin_prefetch(&w->front[h >> (64 - FRONT_BITS)]);
+            /* and the interner's slot, for the tokens the front cache misses */
+            if (w->in.tabcap) __builtin_prefetch(&w->in.tab[h & (uint64_t)(w->in.tabcap - 1)]);
+#endif
+            t[nt].h = h; t[nt].head = head; t[nt].head2 = head2; t[nt].s = s; t[nt].len = len;
+            nt++;
+        }
+        for (int q = 0; q < nt; q++)
+            if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
+    }
+    return 0;
+#endif
+}
+
+/* rouge_score tokens of UTF-8 text: str.lower() then [^a-z0-9]+ -> space.  Only two non-ASCII
+ * characters lowercase to ASCII letters: U+0130 -> "i" + U+0307 (which then separates) and
+ * the Kelvin sign U+212A -> "k". */
+static int tok_rs(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
+    const unsigned char *u = (const unsigned char *)p;
+    if (ensure_tbuf(c, n) || reserve_tokens(c, out, n)) return -1;
+    char *b = c->w->tbuf;
+    Py_ssize_t i = 0, len = 0;
+    uint64_t head = 0;
+#define RS_PUT(ch) { if (len < 8) head |= (uint64_t)(unsigned char)(ch) << (8 * len); b[len++] = (char)(ch); }
+    while (i < n) {
+        unsigned char ch = u[i];
+        if (LOWER_ALNUM[ch]) { RS_PUT(LOWER_ALNUM[ch]); i++; continue; }
+        if (ch == 0xC4 && i + 1 < n && u[i + 1] == 0xB0) {
+            RS_PUT('i');
+            if (emit(c, b, len, head, out)) return -1;
+            len = 0;
+            head = 0;
+            i += 2;
+            continue;
+        }
+        if (ch == 0xE2 && i + 2 < n && u[i + 1] == 0x84 && u[i + 2] == 0xAA) {
+            RS_PUT('k');
+            i += 3;
+            continue;
+        }
+        if (len) {
+            if (emit(c, b, len, head, out)) return -1;
+            len = 0;
+            head = 0;
+        }
+        i++;
+    }
+#undef RS_PUT
+    if (len && emit(c, b, len, head, out)) return -1;
+    return 0;
+}
+
+/* Number of Perl words of a sentence (split /\s+/: a leading empty field counts when real
+ * fields follow, trailing empty fields do not) and the byte end of its first q words. */
+static Py_ssize_t perl_words(const char *p, Py_ssize_t n, Py_ssize_t q, Py_ssize_t *end) {
+    const unsigned char *u = (const unsigned char *)p;
+    Py_ssize_t i = 0, real = 0;
+    int lead = n > 0 && PERL_SPACE[u[0]];
+    Py_ssize_t want = q - lead;   /* real fields to take */
+    if (end) *end = 0;
+    if (end && want <= 0) return 0;
+    while (i < n) {
+        while (i < n && PERL_SPACE[u[i]]) i++;
+        if (i == n) break;
+        while (i < n && !PERL_SPACE[u[i]]) i++;
+        real++;
+        if (end && real == want) { *end = i; return q; }
+    }
+    if (end) *end = n;
+    return real + (real > 0 ? lead : 0);
+}
+
+static int push_line(Ctx *c, const char *p, Py_ssize_t n) {
+    WorkerObject *w = c->w;
+    if (w->nlines == w->linescap &&
+        grow((void **)&w->lines, &w->linescap, w->nlines + 1, sizeof(Span))) { c->err = ERR_NOMEM; return -1; }
+    w->lines[w->nlines].p = p;
+    w->lines[w->nlines].n = n;
+    w->nlines++;
+    return 0;
+}
+
+static int split_lines(Ctx *c, const char *p, Py_ssize_t n) {
+    const char *end = p + n;
+    while (p < end) {
+        const char *nl = (const char *)memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        if (stop > p && push_line(c, p, stop - p)) return -1;
+        p = stop + 1;
+    }
+    return 0;
+}
+
+/* The joined reader under -l/-b (spec §4.2) over w->lines; sentence ends go to send when given
+ * (under -l the sentence reader keeps exactly these sentences). */
+static int joined_limited(Ctx *c, IVec *out, IVec *send) {
+    WorkerObject *w = c->w;
+    EngineObject *e = w->eng;
+    Py_ssize_t used = 0;
+    for (Py_ssize_t k = 0; k < w->nlines; k++) {
+        const char *p = w->lines[k].p;
+        Py_ssize_t n = w->lines[k].n, cut = n;
+        int stop = 0;
+        if (e->word_limit) {
+            Py_ssize_t size = perl_words(p, n, 0, NULL);
+            if (used + size < e->word_limit) used += size;
+            else { perl_words(p, n, e->word_limit - used, &cut); stop = 1; }
+        } else {
+            if (used + n < e->byte_limit) used += n;
+            else { cut = e->byte_limit - used; stop = 1; }
+        }
+        if (tok_perl(c, p, cut, out)) return -1;
+        if (send && ivec_push(send, (int32_t)out->n)) { c->err = ERR_NOMEM; return -1; }
+        if (stop) break;
+    }
+    return 0;
+}
+
+typedef struct { Span whole; Py_ssize_t first, count; int is_list; } Src;
+
+static int collect_lines(Ctx *c, const Src *s, const Span *items, int split_items) {
+    c->w->nlines = 0;
+    if (!s->is_list) return split_lines(c, s->whole.p, s->whole.n);
+    for (Py_ssize_t k = 0; k < s->count; k++) {
+        const Span *it = &items[s->first + k];
+        if (split_items) { if (split_lines(c, it->p, it->n)) return -1; }
+        else if (it->n > 0 && push_line(c, it->p, it->n)) return -1;
+    }
+    return 0;
+}
