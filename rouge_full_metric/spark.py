@@ -236,6 +236,19 @@ def _score_values(scorer, preds, refs, names):
     return values, missing
 
 
+def _scored_batches(batches, scorer, pcol, rcol, id_column, partition):
+    """Per Arrow batch of a partition: (position of its first row, ids or None, the row namer,
+    values, missing), the rows scored by ``scorer``."""
+    position = 0
+    for batch in batches:
+        preds, refs = batch[pcol].tolist(), batch[rcol].tolist()
+        ids = [None if is_missing(i) else str(i) for i in batch["__id"].tolist()] if id_column else None
+        names = _row_namer(ids, partition, position)
+        values, missing = _score_values(scorer, preds, refs, names)
+        yield position, ids, names, values, missing
+        position += len(preds)
+
+
 def _perl_corpus(df, scorer, options, predictions, references, id_column, confidence, n_bootstrap,
                  system_id, nulls):
     import numpy as np
@@ -256,19 +269,13 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
 
         partition = _partition_id()
         scorer = RougeScorer(types, **options)
-        position = 0
-        for batch in batches:
-            preds, refs = batch[pcol].tolist(), batch[rcol].tolist()
-            ids = [None if is_missing(i) else str(i) for i in batch["__id"].tolist()] if id_column else None
-            names = _row_namer(ids, partition, position)
-            values, missing = _score_values(scorer, preds, refs, names)
-            out = {"partition": np.full(len(preds), partition, dtype=np.int32),
-                   "position": np.arange(position, position + len(preds), dtype=np.int64), "missing": missing}
+        for position, ids, _, values, missing in _scored_batches(batches, scorer, pcol, rcol, id_column, partition):
+            out = {"partition": np.full(len(values), partition, dtype=np.int32),
+                   "position": np.arange(position, position + len(values), dtype=np.int64), "missing": missing}
             if id_column:
                 out["id"] = ids
             for j, n in enumerate(value_names):
                 out[n] = values[:, j]
-            position += len(preds)
             yield pd.DataFrame(out)
 
     columns = [F.col(pcol), F.col(rcol)] + ([F.col(id_column).cast("string").alias("__id")] if id_column else [])
@@ -414,12 +421,8 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
         columns = [[] for _ in range(width)]
         count = skipped = 0
         first_missing = None
-        position = 0
-        for batch in batches:
-            preds, refs = batch[pcol].tolist(), batch[rcol].tolist()
-            ids = [None if is_missing(i) else str(i) for i in batch["__id"].tolist()] if id_column else None
-            names = _row_namer(ids, partition, position)
-            values, missing = _score_values(scorer, preds, refs, names)
+        for position, ids, names, values, missing in _scored_batches(batches, scorer, pcol, rcol, id_column,
+                                                                      partition):
             if missing.any():
                 skipped += int(missing.sum())
                 if first_missing is None:
@@ -431,7 +434,6 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
                     raise ValueError("id_column %r holds NULL ids" % (id_column,))
             else:
                 keys = ["%d:%d" % (partition, position + k) for k in np.flatnonzero(keep)]
-            position += len(preds)
             values = values[keep]
             count += len(values)
             for j in range(width):

@@ -216,22 +216,6 @@ static void pairk_free(PairK *k) {
     free(k->mask); free(k->slot); free(k->mw); free(k->V); free(k->cnt); free(k->log); free(k->memo); free(k->order); free(k->vmraw); free(k->present);
 }
 
-/* Grow a Worker's vocabulary-indexed arrays (slot, loc: -1 between uses) to n ids. */
-static int pair_vocab(WorkerObject *w, Py_ssize_t n) {
-    if (n <= w->vcap) return 0;
-    Py_ssize_t c = w->vcap ? w->vcap : 4096;
-    while (c < n) c *= 2;
-    int32_t **arrs[2] = {&w->slot, &w->loc};
-    for (int k = 0; k < 2; k++) {
-        int32_t *q = (int32_t *)realloc(*arrs[k], (size_t)c * sizeof(int32_t));
-        if (!q) return -1;
-        *arrs[k] = q;
-        for (Py_ssize_t i = w->vcap; i < c; i++) q[i] = -1;
-    }
-    w->vcap = c;
-    return 0;
-}
-
 static int pairk_init(PairK *k, const PairCorpus *pc, WorkerObject *w, int with_counts, int measure, int row_is_pred) {
     memset(k, 0, sizeof(*k));
     k->pc = pc;
@@ -242,7 +226,7 @@ static int pairk_init(PairK *k, const PairCorpus *pc, WorkerObject *w, int with_
     k->row_is_pred = row_is_pred;
     if (!(k->memo = (struct PairMemo *)calloc((size_t)1 << PAIR_MEMO_BITS, sizeof(struct PairMemo)))) return -1;
     k->weight = pc->kind == K_W ? pc->eng->types[0].weight : 0.0;
-    if (!pc->fast) return pair_vocab(w, pc->vocab);
+    if (!pc->fast) return reserve_vocab(w, pc->vocab);
     Py_ssize_t nu = pc->nunits + 1;
     k->use_cnt = pc->kind == K_N || with_counts;
     if (pc->kind == K_L) {

@@ -17,8 +17,8 @@ static void init_tables(void) {
     }
 }
 
-static int ensure_vocab(WorkerObject *w) {
-    Py_ssize_t need = w->in.nent;
+/* Grow a Worker's vocabulary-indexed arrays (slot, loc: -1 between uses) to need ids. */
+static int reserve_vocab(WorkerObject *w, Py_ssize_t need) {
     if (need <= w->vcap) return 0;
     Py_ssize_t c = w->vcap ? w->vcap : 4096;
     while (c < need) c *= 2;
@@ -32,6 +32,8 @@ static int ensure_vocab(WorkerObject *w) {
     w->vcap = c;
     return 0;
 }
+
+static int ensure_vocab(WorkerObject *w) { return reserve_vocab(w, w->in.nent); }
 
 /* stemmer.stem of the ASCII lowercase word in buf[0:n] (room for n + 1 bytes): the exception
  * table's base form, else the Porter stem, computed in place. */
