@@ -177,7 +177,14 @@ for rouge_type, sentences, vocabulary in [("rougeS*", 1000, 3000), ("rougeS10000
     start = time.perf_counter()
     score_examples(scorer, [a, a], [a, [b, a]], backend="compiled")
     print(rouge_type, round(time.perf_counter() - start, 2))
-print("maxrss_kb", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+# the peak of this process's own memory: ru_maxrss survives execve, so a child of a big pytest
+# process would report its parent's size; Linux's VmHWM belongs to the new address space
+try:
+    with open("/proc/self/status") as status:
+        peak = [int(line.split()[1]) for line in status if line.startswith("VmHWM:")][0]
+except OSError:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print("maxrss_kb", peak)
 """
 
 
