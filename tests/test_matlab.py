@@ -288,3 +288,9 @@ def test_space_form_offers_matlab_and_shows_nan_as_null():
     result, signature = app.score(RougeFullMetric(), ["a b", "c"], [[""], ["c d"]], options)
     assert result["rouge1_recall"] == [None, 0.5]   # NaN (empty reference) shown as null
     assert signature.startswith("flavor:matlab|")
+
+
+def test_lang_is_refused_in_flavor_matlab():
+    # MATLAB tokenizes with tokenizedDocument; XL-Sum's pipelines are for the other flavors
+    with pytest.raises(ValueError, match="lang is not an option of flavor 'matlab'"):
+        RougeScorer(["rouge1"], flavor="matlab", lang="zh")
