@@ -29,8 +29,9 @@ from .scoring import PairStats, Score
 # vanishes, small enough that the threads finish together.
 _CHUNK = 256
 
-# scorer -> (options key, _CompiledScorer or None); kept outside the scorer so that pickling or
-# copying a RougeScorer never meets the (unpicklable) core objects.
+# scorer -> (_CompiledScorer or None,); kept outside the scorer so that pickling or copying a
+# RougeScorer never meets the (unpicklable) core objects.  A scorer's options are fixed at
+# construction (RougeScorer refuses changes), so one entry per scorer is enough.
 _compiled_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 _executor_lock = threading.Lock()
@@ -248,13 +249,6 @@ def _lang_engine(scorer, types):
     return _CompiledScorer(_engine(scorer.flavor, types, 0, scorer, stem, tokenizer="xlsum"))
 
 
-def _options_key(scorer) -> tuple:
-    return (scorer.flavor, tuple(scorer.rouge_types), scorer.use_stemmer, scorer.remove_stopwords,
-            scorer.word_limit, scorer.byte_limit, scorer.multi_ref, scorer.jackknife, scorer.alpha,
-            id(getattr(scorer, "tokenizer", None)), id(getattr(scorer, "_token_filter", None)),
-            id(getattr(scorer, "_rs_tokenize", None)), getattr(scorer, "lang", None))
-
-
 def _first_or_none(tokens):
     return tokens[0] if tokens else None
 
@@ -298,25 +292,21 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     """
     if not compiled.AVAILABLE:
         return None
-    key = _options_key(scorer)
     cached = _compiled_cache.get(scorer)
-    if cached is not None and cached[0] == key:
-        return cached[1]
+    if cached is not None:
+        return cached[0]
     result = None
-    if (getattr(scorer, "lang", None) is not None or scorer.flavor == "xlsum") \
-            and getattr(scorer, "tokenizer", None) is None:
+    if getattr(scorer, "tokenizer", None) is None:   # a custom tokenizer runs in Python
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
                   bool(t.unigrams)) for t in scorer.types]
-        result = _xlsum_engine(scorer, types) if scorer.flavor == "xlsum" else _lang_engine(scorer, types)
-    elif (getattr(scorer, "tokenizer", None) is None and scorer.flavor in ("rouge155", "paper", "rouge_score")
-            and getattr(scorer, "lang", None) is None):
-        types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
-                  bool(t.unigrams)) for t in scorer.types]
-        engine = compiled.core.Engine(scorer.flavor, types, scorer.word_limit or 0, scorer.byte_limit or 0,
-                                      scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
-                                      _token_filter(scorer), Score, PairStats, _native_filter(scorer))
-        result = _CompiledScorer(engine)
-    _compiled_cache[scorer] = (key, result)
+        if getattr(scorer, "lang", None) is not None or scorer.flavor == "xlsum":
+            result = _xlsum_engine(scorer, types) if scorer.flavor == "xlsum" else _lang_engine(scorer, types)
+        elif scorer.flavor in ("rouge155", "paper", "rouge_score"):
+            engine = compiled.core.Engine(scorer.flavor, types, scorer.word_limit or 0, scorer.byte_limit or 0,
+                                          scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
+                                          _token_filter(scorer), Score, PairStats, _native_filter(scorer))
+            result = _CompiledScorer(engine)
+    _compiled_cache[scorer] = (result,)
     return result
 
 
