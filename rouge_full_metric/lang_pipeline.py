@@ -38,13 +38,11 @@ def make(language: Optional[Language], use_stemmer: bool, default_stemmer: Optio
     >>> tokenize("The runners ran 3km."), sentence_tokenize("The runners ran 3km.")
     (['the', 'runner', 'ran', '3', 'km'], ['the', 'runner', 'ran', '3km'])
     """
-    name = stemmer_name(language, use_stemmer, default_stemmer)
-    label = language.name if language is not None else "None"
-    stemmer = multilingual_stemmers.get(name, label) if name else None
+    stem = stemmer(language, use_stemmer, default_stemmer)
     segmenter = None
     if language is not None and language.segmenter:
-        segmenter = segmenters.get(language.segmenter, label)
-    return make_tokenizer(segmenter, stemmer), make_sentence_tokenizer(stemmer)
+        segmenter = segmenters.get(language.segmenter, language.name)
+    return make_tokenizer(segmenter, stem), make_sentence_tokenizer(stem)
 
 
 def stemmer(language: Optional[Language], use_stemmer: bool, default: Optional[str] = "porter"):
