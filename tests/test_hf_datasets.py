@@ -1,5 +1,7 @@
 """rouge_full_metric.hf_datasets: ROUGE columns through Dataset.map, equal to score_batch."""
+import os
 import random
+import sys
 
 import pytest
 
@@ -7,6 +9,9 @@ datasets = pytest.importorskip("datasets")
 
 from rouge_full_metric import RougeScorer  # noqa: E402
 from rouge_full_metric.hf_datasets import add_rouge_columns  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from column_expectations import expected_columns  # noqa: E402
 
 WORDS = "the a police killed kill gunman cat cats sat mat on of quick brown fox runs ran dog dogs was".split()
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeSU4"]
@@ -23,15 +28,6 @@ def _corpus(n, seed, multi=True):
                                         for _ in range(n)]
 
 
-def _expected(scorer, preds, refs):
-    out = {}
-    for s in scorer.score_batch(preds, refs):
-        for t in scorer.rouge_types:
-            for suffix, field in (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall")):
-                out.setdefault(t + suffix, []).append(getattr(s[t], field))
-    return out
-
-
 @pytest.mark.parametrize("multi,options", [
     (True, {"use_stemmer": True, "remove_stopwords": True}),
     (False, {"flavor": "rouge_score", "use_stemmer": True}),
@@ -41,7 +37,7 @@ def test_two_processes_equal_score_batch(multi, options):
     types = TYPES if options.get("flavor") != "rouge_score" else ["rouge1", "rougeL", "rougeLsum"]
     ds = datasets.Dataset.from_dict({"id": list(range(len(preds))), "prediction": preds, "reference": refs})
     scored = add_rouge_columns(ds, rouge_types=types, num_proc=2, batch_size=300, **options)
-    want = _expected(RougeScorer(types, **options), preds, refs)
+    want = expected_columns(RougeScorer(types, **options), preds, refs)
     assert scored.column_names == ["id", "prediction", "reference"] + list(want)
     assert list(scored["id"]) == list(range(len(preds)))
     for name, values in want.items():
@@ -80,7 +76,7 @@ def test_iterable_dataset():
     preds, refs = _corpus(50, seed=8)
     ds = datasets.Dataset.from_dict({"prediction": preds, "reference": refs}).to_iterable_dataset()
     rows = list(add_rouge_columns(ds, rouge_types=["rougeLsum"], batch_size=16))
-    want = _expected(RougeScorer(["rougeLsum"]), preds, refs)
+    want = expected_columns(RougeScorer(["rougeLsum"]), preds, refs)
     assert [r["rougeLsum"] for r in rows] == want["rougeLsum"]
     with pytest.raises(ValueError, match="num_proc applies to a datasets.Dataset"):
         add_rouge_columns(ds, num_proc=2)

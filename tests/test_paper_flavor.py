@@ -9,6 +9,8 @@ literally). Tokenization is the Perl's. The papers print 3-4 decimals, so expect
 tolerance that also accepts 5-decimal rounding, or the printed value compared after rounding.
 """
 import itertools
+import os
+import sys
 
 import pytest
 
@@ -16,17 +18,8 @@ from rouge_full_metric import RougeScorer
 
 TOL = 1e-5   # accepts an engine that rounds to 5 decimals and one that does not
 
-S1 = "police killed the gunman"
-S2 = "police kill the gunman"
-S3 = "the gunman kill police"
-S4 = "the gunman police killed"
-S5 = "gunman the killed police"
-
-MATLAB1_CAND = "the fast brown fox jumped over the lazy dog"
-MATLAB1_REFS = ["the quick brown animal jumped over the lazy dog",
-                "the quick brown fox jumped over the lazy dog"]
-MATLAB2_CAND = "a simple summary document containing some words"
-MATLAB2_REFS = ["a simple document", "another document with some words"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seed_texts import MATLAB1_CAND, MATLAB1_REFS, MATLAB2_CAND, MATLAB2_REFS, S1, S2, S3, S4, S5  # noqa: E402
 
 
 def _paper(types, **kw):

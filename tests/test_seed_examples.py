@@ -12,23 +12,16 @@ The papers print 3-4 decimals: expected values are the exact fractions behind th
 value is checked after rounding to the printed digits.
 """
 import math
+import os
+import sys
 
 import pytest
 
 from rouge_full_metric import RougeScorer, rouge_evaluation_score
 from rouge_full_metric.batch import score_one
 
-S1 = "police killed the gunman"
-S2 = "police kill the gunman"
-S3 = "the gunman kill police"
-S4 = "the gunman police killed"
-S5 = "gunman the killed police"
-
-MATLAB1_CAND = "the fast brown fox jumped over the lazy dog"
-MATLAB1_REFS = ["the quick brown animal jumped over the lazy dog",
-                "the quick brown fox jumped over the lazy dog"]
-MATLAB2_CAND = "a simple summary document containing some words"
-MATLAB2_REFS = ["a simple document", "another document with some words"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from seed_texts import MATLAB1_CAND, MATLAB1_REFS, MATLAB2_CAND, MATLAB2_REFS, S1, S2, S3, S4, S5  # noqa: E402
 
 
 def paper(types, **kw):

@@ -13,6 +13,9 @@ import pytest
 
 from rouge_full_metric import RougeScorer
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from column_expectations import expected_columns  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 WORDS = ("the a police killed kill gunman cat cats sat sitting mat on of quick brown fox runs ran running "
          "dog dogs was were shot and it is").split()
@@ -74,15 +77,6 @@ def _rows_in_order(df, columns=("prediction", "reference")):
     return [[row[c] for row in rows] for c in columns]
 
 
-def _expected_columns(scorer, preds, refs):
-    out = {}
-    for s in scorer.score_batch(preds, refs):
-        for t in scorer.rouge_types:
-            for suffix, field in (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall")):
-                out.setdefault(t + suffix, []).append(getattr(s[t], field))
-    return out
-
-
 # ----------------------------------------------------------------------------------- columns
 @pytest.mark.parametrize("options", [
     {"use_stemmer": True, "remove_stopwords": True},
@@ -96,7 +90,7 @@ def test_columns_equal_score_batch_with_several_references(spark, df, options):
     assert scored.columns == df.columns + names
     rows = scored.collect()   # one job: the texts and the scores come back together
     preds, refs = [r["prediction"] for r in rows], [list(r["reference"]) for r in rows]
-    want = _expected_columns(RougeScorer(TYPES, **options), preds, refs)
+    want = expected_columns(RougeScorer(TYPES, **options), preds, refs)
     assert len(rows) == 3000
     for name in names:
         assert [r[name] for r in rows] == want[name], name
@@ -110,7 +104,7 @@ def test_columns_with_single_string_references_and_flavor_rouge_score(spark):
     options = {"flavor": "rouge_score", "use_stemmer": True}
     scored = add_rouge_columns(frame, predictions="pred", references="ref",
                                rouge_types=["rouge1", "rougeL", "rougeLsum"], **options).collect()
-    want = _expected_columns(RougeScorer(["rouge1", "rougeL", "rougeLsum"], **options),
+    want = expected_columns(RougeScorer(["rouge1", "rougeL", "rougeLsum"], **options),
                              [r["pred"] for r in scored], [r["ref"] for r in scored])
     for name, values in want.items():
         assert [r[name] for r in scored] == values, name
