@@ -103,3 +103,29 @@ def pairs(language: str, count: int, seed: int = 0, max_words: int = 30) -> List
         vocabulary = [word(rng, language) for _ in range(rng.randint(1, 12))]
         out.append((text(rng, language, vocabulary, max_words), text(rng, language, vocabulary, max_words)))
     return out
+
+
+def thai_segmenter_texts(count: int, seed: int, dictionary: List[str]) -> List[str]:
+    """Texts that exercise every branch of PyThaiNLP's newmm: runs of dictionary words (ambiguous
+    joins, words with spaces inside), spaces, tabs and newlines (also a lone CR), numbers with
+    separators (its rejoin_formatted_num), Latin words and hyphens, Thai digits, random Thai
+    characters (out-of-dictionary skips, two-consonant words) and other scripts."""
+    rng = random.Random(seed)
+    odd = ["abc", "-x", "A-b", "é", "ๆ", "๑๒๓", "北京", "\u200b", "ฯ", "ํ", "\U0001F600"]
+    out = []
+    for _ in range(count):
+        parts = []
+        for _ in range(rng.randint(0, 50)):
+            r = rng.random()
+            if r < 0.55:
+                parts.append(rng.choice(dictionary))
+            elif r < 0.65:
+                parts.append(rng.choice([" ", "  ", "\n", "\r\n", "\t", "\r", " \n"]))
+            elif r < 0.75:
+                parts.append(str(rng.randint(0, 10 ** 6)) + rng.choice(["", ".5", ",000", ":30", ".", ","]))
+            elif r < 0.9:
+                parts.append("".join(chr(rng.randint(0x0E00, 0x0E7F)) for _ in range(rng.randint(1, 6))))
+            else:
+                parts.append(rng.choice(odd))
+        out.append("".join(parts))
+    return out

@@ -22,6 +22,7 @@
  *   tokenization.c  <- tokenization.py (the Perl's byte tokenizer, the readers)
  *   xlsum_tokenizer.c <- xlsum_tokenizer.py (XL-Sum's Unicode pipeline: cleaning, pyonmttok's
  *                     aggressive mode, CJK split; Engine(tokenizer="xlsum"|"xlsum_basic"|"whitespace"))
+ *   newmm.c         <- PyThaiNLP's newmm and tcc_p (Thai words; segmenters.py compiles the cluster pattern)
  *   stemmer.c       <- stemmer.py (Porter with Lin's changes, WordNet exceptions)
  *   interner.c        token interning (ids for tokens; no Python counterpart)
  *   ngrams.c        <- ngrams.py (n-grams, skip-bigrams, clipped matches)
@@ -44,6 +45,7 @@
 #include "stemmer.c"
 #include "tokenization.c"
 #include "xlsum_tokenizer.c"
+#include "newmm.c"
 #include "ngrams.c"
 #include "lcs.c"
 #include "wlcs.c"
@@ -111,6 +113,12 @@ static PyMethodDef module_methods[] = {
      "(its rougeLsum).\n\n"
      ">>> xlsum_tokenize('Hello, World! 北京2024年')\n"
      "['hello', 'world', '北', '京', '2024', '年']"},
+    {"newmm_dictionary", mod_newmm_dictionary, METH_VARARGS,
+     "newmm_dictionary(words, tcc_program) -> trie: PyThaiNLP's Trie(words) and its cluster pattern, compiled\n(segmenters.tcc_program), for newmm_segment."},
+    {"newmm_segment", mod_newmm_segment, METH_VARARGS,
+     "newmm_segment(trie, text) -> [str]: pythainlp.tokenize.newmm.segment(text) with that dictionary."},
+    {"newmm_clusters", mod_newmm_clusters, METH_VARARGS,
+     "newmm_clusters(trie, text) -> bytes: pythainlp.tokenize.tcc_p.tcc_pos_array(text) (for tests)."},
     {"_set_table_limit", mod_set_table_limit, METH_O, "Set the back-trace table budget (64-bit words); returns the old one."},
     {"pair_corpus", mod_pair_corpus, METH_VARARGS, "pair_corpus(worker, texts_a, texts_b=None) -> corpus: texts tokenized once (pairwise.py)."},
     {"pair_matrix", mod_pair_matrix, METH_VARARGS, "pair_matrix(worker, corpus, a_base, b_base, ncols, r0, r1, measure, out): rows of a score matrix."},
