@@ -24,9 +24,9 @@ import pythainlp, xlsum_texts
 from pythainlp.corpus.common import thai_words
 from pythainlp.tokenize import tcc_p, word_tokenize
 from pythainlp.tokenize._utils import rejoin_formatted_num
-from rouge_full_metric import compiled, segmenters
+from rouge_full_metric import compiled, native_segmenters, segmenters
 assert pythainlp.__file__.startswith(%(target)r), pythainlp.__file__
-program = segmenters.tcc_program(tcc_p._PAT_TCC)
+program = native_segmenters.tcc_program(tcc_p._PAT_TCC)
 assert program is not None, "cluster pattern not supported"
 trie = compiled.core.newmm_dictionary(thai_words(), program)
 texts = xlsum_texts.thai_segmenter_texts(%(n)d, seed=21, dictionary=sorted(thai_words()))

@@ -129,3 +129,27 @@ def thai_segmenter_texts(count: int, seed: int, dictionary: List[str]) -> List[s
                 parts.append(rng.choice(odd))
         out.append("".join(parts))
     return out
+
+
+def chinese_segmenter_texts(count: int, seed: int, dictionary: List[str]) -> List[str]:
+    """Texts that exercise jieba's cut: dictionary words (DAG and route), runs of unknown Han
+    characters (the HMM), ASCII words, decimals and percentages inside blocks (finalseg's
+    re_skip), the block characters + # & . % -, spaces, CR LF, full-width punctuation and digits
+    of other scripts."""
+    rng = random.Random(seed)
+    odd = ["abc", "3.14", "50%", "a1.5%", "C++", "#tag", "x-y", "v2.0.1", "\u0661\u0662", "3.", ".5", "&", "ＡＢ"]
+    out = []
+    for _ in range(count):
+        parts = []
+        for _ in range(rng.randint(0, 50)):
+            r = rng.random()
+            if r < 0.55:
+                parts.append(rng.choice(dictionary))
+            elif r < 0.65:
+                parts.append(rng.choice([" ", "\n", "\r\n", "\t", "，", "。", "  ", "\u3000"]))
+            elif r < 0.75:
+                parts.append(rng.choice(odd))
+            else:
+                parts.append("".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(rng.randint(1, 6))))
+        out.append("".join(parts))
+    return out

@@ -22,7 +22,9 @@
  *   tokenization.c  <- tokenization.py (the Perl's byte tokenizer, the readers)
  *   xlsum_tokenizer.c <- xlsum_tokenizer.py (XL-Sum's Unicode pipeline: cleaning, pyonmttok's
  *                     aggressive mode, CJK split; Engine(tokenizer="xlsum"|"xlsum_basic"|"whitespace"))
+ *   char_trie.c       a character trie (the segmenters' dictionaries; no Python counterpart)
  *   newmm.c         <- PyThaiNLP's newmm and tcc_p (Thai words; segmenters.py compiles the cluster pattern)
+ *   jieba.c         <- jieba's cut of one block, with its dictionary and HMM (Chinese words)
  *   stemmer.c       <- stemmer.py (Porter with Lin's changes, WordNet exceptions)
  *   interner.c        token interning (ids for tokens; no Python counterpart)
  *   ngrams.c        <- ngrams.py (n-grams, skip-bigrams, clipped matches)
@@ -45,7 +47,9 @@
 #include "stemmer.c"
 #include "tokenization.c"
 #include "xlsum_tokenizer.c"
+#include "char_trie.c"
 #include "newmm.c"
+#include "jieba.c"
 #include "ngrams.c"
 #include "lcs.c"
 #include "wlcs.c"
@@ -119,6 +123,11 @@ static PyMethodDef module_methods[] = {
      "newmm_segment(trie, text) -> [str]: pythainlp.tokenize.newmm.segment(text) with that dictionary."},
     {"newmm_clusters", mod_newmm_clusters, METH_VARARGS,
      "newmm_clusters(trie, text) -> bytes: pythainlp.tokenize.tcc_p.tcc_pos_array(text) (for tests)."},
+    {"jieba_model", mod_jieba_model, METH_VARARGS,
+     "jieba_model(freq, logtotal, start, trans, emit, min_float) -> model: jieba's dictionary and HMM\n"
+     "(native_segmenters.jieba_segmenter builds it), for jieba_cut_block."},
+    {"jieba_cut_block", mod_jieba_cut_block, METH_VARARGS,
+     "jieba_cut_block(model, block) -> [str]: jieba's words of one re_han_default block (HMM on)."},
     {"_set_table_limit", mod_set_table_limit, METH_O, "Set the back-trace table budget (64-bit words); returns the old one."},
     {"pair_corpus", mod_pair_corpus, METH_VARARGS, "pair_corpus(worker, texts_a, texts_b=None) -> corpus: texts tokenized once (pairwise.py)."},
     {"pair_matrix", mod_pair_matrix, METH_VARARGS, "pair_matrix(worker, corpus, a_base, b_base, ncols, r0, r1, measure, out): rows of a score matrix."},

@@ -20,77 +20,18 @@
 
 #define NEWMM_MAX_GRAPH_SIZE 50
 
-/* The dictionary trie: edges (parent node, character) -> child in one open-addressing table. */
+/* The dictionary (PyThaiNLP's Trie) and the cluster pattern's program. */
 typedef struct {
-    uint64_t *keys;          /* (parent << 21 | ch) + 1; 0 = empty slot */
-    uint32_t *child;
-    size_t cap;              /* power of two */
-    size_t nedges;
-    uint8_t *end;            /* per node: a word ends here */
-    size_t nnodes, capnodes;
-    int32_t *tcc;            /* the cluster pattern's program (see tcc_match) */
+    CharTrie dict;
+    int32_t *tcc;            /* see tcc_match */
     Py_ssize_t ntcc;
 } NewmmTrie;
 
 static int tx_check_seq(const int32_t *c, Py_ssize_t n, int32_t seq, int depth);
 
-static size_t newmm_slot(const NewmmTrie *t, uint64_t key) {
-    uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-    size_t i = (size_t)(h >> 20) & (t->cap - 1);
-    while (t->keys[i] && t->keys[i] != key) i = (i + 1) & (t->cap - 1);
-    return i;
-}
-
-/* child of node for ch, or 0 (node 0 is the root, never anybody's child) */
-static uint32_t newmm_child(const NewmmTrie *t, uint32_t node, Py_UCS4 ch) {
-    size_t i = newmm_slot(t, (((uint64_t)node << 21) | ch) + 1);
-    return t->keys[i] ? t->child[i] : 0;
-}
-
-static int newmm_grow(NewmmTrie *t) {
-    size_t ncap = t->cap ? t->cap * 2 : 1 << 16;
-    uint64_t *ok = t->keys;
-    uint32_t *oc = t->child;
-    size_t ocap = t->cap;
-    t->keys = (uint64_t *)PyMem_Calloc(ncap, sizeof(uint64_t));
-    t->child = (uint32_t *)PyMem_Malloc(ncap * sizeof(uint32_t));
-    if (!t->keys || !t->child) {
-        PyMem_Free(t->keys);
-        PyMem_Free(t->child);
-        t->keys = ok; t->child = oc;
-        return -1;
-    }
-    t->cap = ncap;
-    for (size_t i = 0; i < ocap; i++) {
-        if (!ok[i]) continue;
-        size_t j = newmm_slot(t, ok[i]);
-        t->keys[j] = ok[i];
-        t->child[j] = oc[i];
-    }
-    PyMem_Free(ok);
-    PyMem_Free(oc);
-    return 0;
-}
-
-static int newmm_new_node(NewmmTrie *t, uint32_t *id) {
-    if (t->nnodes == t->capnodes) {
-        size_t nc = t->capnodes ? t->capnodes * 2 : 1 << 16;
-        uint8_t *e = (uint8_t *)PyMem_Realloc(t->end, nc);
-        if (!e) return -1;
-        t->end = e;
-        t->capnodes = nc;
-    }
-    if (t->nnodes >= ((size_t)1 << 31)) return -1;
-    t->end[t->nnodes] = 0;
-    *id = (uint32_t)t->nnodes++;
-    return 0;
-}
-
 static void newmm_trie_free(NewmmTrie *t) {
     if (!t) return;
-    PyMem_Free(t->keys);
-    PyMem_Free(t->child);
-    PyMem_Free(t->end);
+    ct_free(&t->dict);
     PyMem_Free(t->tcc);
     PyMem_Free(t);
 }
@@ -103,27 +44,11 @@ static void newmm_capsule_free(PyObject *capsule) {
 static int newmm_add(NewmmTrie *t, PyObject *word) {
     PyObject *w = PyObject_CallMethod(word, "strip", NULL);
     if (!w) return -1;
-    int kind = PyUnicode_KIND(w);
-    const void *data = PyUnicode_DATA(w);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(w);
-    uint32_t node = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
-        uint32_t next = newmm_child(t, node, ch);
-        if (!next) {
-            if ((t->nedges + 1) * 2 > t->cap && newmm_grow(t)) { Py_DECREF(w); PyErr_NoMemory(); return -1; }
-            if (newmm_new_node(t, &next)) { Py_DECREF(w); PyErr_NoMemory(); return -1; }
-            uint64_t key = (((uint64_t)node << 21) | ch) + 1;
-            size_t s = newmm_slot(t, key);
-            t->keys[s] = key;
-            t->child[s] = next;
-            t->nedges++;
-        }
-        node = next;
-    }
-    t->end[node] = 1;
+    uint32_t node;
+    int rc = ct_insert(&t->dict, w, &node);
+    if (!rc) t->dict.end[node] = 1;
     Py_DECREF(w);
-    return 0;
+    return rc;
 }
 
 /* newmm_dictionary(words, tcc_program) -> capsule: the trie of PyThaiNLP's Trie(words), and the
@@ -140,9 +65,8 @@ static PyObject *mod_newmm_dictionary(PyObject *self, PyObject *args) {
     PyObject *it = PyObject_GetIter(words);
     if (!it) { PyBuffer_Release(&prog); return NULL; }
     NewmmTrie *t = (NewmmTrie *)PyMem_Calloc(1, sizeof(NewmmTrie));
-    uint32_t root;
     if (t) t->tcc = (int32_t *)PyMem_Malloc((size_t)prog.len);
-    if (!t || !t->tcc || newmm_grow(t) || newmm_new_node(t, &root)) {
+    if (!t || !t->tcc || ct_init(&t->dict, 0)) {
         Py_DECREF(it);
         PyBuffer_Release(&prog);
         newmm_trie_free(t);
@@ -408,9 +332,9 @@ static Py_ssize_t nm_extend(Newmm *s, Py_ssize_t begin, Py_ssize_t graph_size) {
     s->count[begin] = 0;
     s->touched[s->ntouched++] = begin;
     for (Py_ssize_t i = begin; i < s->n; i++) {
-        node = newmm_child(s->trie, node, NM_CH(s, i));
+        node = ct_child(&s->trie->dict, node, NM_CH(s, i));
         if (!node) break;
-        if (!s->trie->end[node]) continue;
+        if (!s->trie->dict.end[node]) continue;
         Py_ssize_t end = i + 1;
         if (!s->valid[end]) continue;
         if (s->nedge == s->capedge) {
@@ -438,9 +362,9 @@ static Py_ssize_t nm_skip_end(const Newmm *s, Py_ssize_t begin) {
         if (!s->valid[pos]) continue;
         uint32_t node = 0;
         for (Py_ssize_t i = pos; i < s->n; i++) {
-            node = newmm_child(s->trie, node, NM_CH(s, i));
+            node = ct_child(&s->trie->dict, node, NM_CH(s, i));
             if (!node) break;
-            if (s->trie->end[node] && s->valid[i + 1] && !nm_two_consonants(s, pos, i + 1 - pos)) return pos;
+            if (s->trie->dict.end[node] && s->valid[i + 1] && !nm_two_consonants(s, pos, i + 1 - pos)) return pos;
         }
         if (nm_nonthai(s, pos)) return pos;
     }

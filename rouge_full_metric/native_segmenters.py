@@ -1,0 +1,203 @@
+"""jieba (Chinese) and PyThaiNLP's newmm (Thai) with their inner loops in the compiled core.
+
+XL-Sum's scorer spends most of its time in these two segmenters, and so would this package: the
+compiled ports (csrc/jieba.c, csrc/newmm.c) make Chinese and Thai several times faster.  They are
+ports, not new segmenters: the dictionary, the HMM tables, the cluster rules and the regular
+expressions that split blocks are read from the installed jieba / PyThaiNLP, and the ports follow
+the releases they were proven equal on, word for word, on generated texts
+(tests/test_native_segmenters.py for the installed release, tests/check_newmm_versions.py across
+PyThaiNLP releases).  Any other release, a jieba with words it must force-split, or a core-less
+install keeps the packages' own Python (segmenters.py); the words are the same either way.
+"""
+import math
+import threading
+from importlib import metadata
+from typing import Callable, List, Optional
+
+from . import compiled
+
+# PyThaiNLP releases whose newmm the port reproduces word for word: 24,000 generated texts each, 0
+# differences (tests/check_newmm_versions.py).  5.0.1-5.2.0 differ on about 1 text in 4,000 -- their
+# breadth-first search had no visited set, so it can reach the last position by another path --
+# and keep word_tokenize.
+NEWMM_VERIFIED = ("5.3.0", "5.3.1", "5.3.2", "5.3.3", "5.3.4", "5.3.5", "5.3.7", "5.3.8", "5.4.0")
+# jieba releases whose cut the port reproduces (0.42.1 has been the current one since 2020).
+JIEBA_VERIFIED = ("0.42.1",)
+
+
+def _release(package: str) -> Optional[str]:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def newmm_segmenter() -> Optional[Callable[[str], List[str]]]:
+    """``word_tokenize(text, engine="newmm")`` run in the compiled core, or None.
+
+    >>> segment = newmm_segmenter()
+    >>> segment is None or segment("โอเคบ่พวกเรารักภาษาบ้านเกิด") == ['โอเค', 'บ่', 'พวกเรา', 'รัก', 'ภาษา', 'บ้านเกิด']
+    True
+    """
+    if compiled.core is None or _release("pythainlp") not in NEWMM_VERIFIED:
+        return None
+    from pythainlp.corpus.common import thai_words
+    from pythainlp.tokenize import tcc_p
+    from pythainlp.tokenize._utils import rejoin_formatted_num
+
+    program = tcc_program(tcc_p._PAT_TCC)
+    if program is None:
+        return None
+    core = compiled.core
+    trie = core.newmm_dictionary(thai_words(), program)
+
+    def segment(text: str) -> List[str]:
+        return rejoin_formatted_num(core.newmm_segment(trie, text)) if text else []
+
+    return segment
+
+
+_LIT, _IN, _END, _BRANCH, _REPEAT, _GROUP, _ASSERT = range(1, 8)   # csrc/newmm.c's TX_* codes
+
+
+def tcc_program(pattern) -> Optional[bytes]:
+    """A compiled regular expression as the core's cluster matcher runs it (csrc/newmm.c), or
+    None when it uses anything that matcher lacks.
+
+    The matcher knows literals, classes of literals and ranges, alternation, greedy repeats of at
+    most 16 whose body cannot match nothing, groups, lookahead and "$" -- what PyThaiNLP's
+    cluster rules use -- with re's semantics (the first alternative that leads to a match wins).
+
+    >>> import re
+    >>> len(tcc_program(re.compile("a[b-c]?(?=d|$)"))) > 0, tcc_program(re.compile("a*"))
+    (True, None)
+    """
+    import array
+    import re
+
+    try:
+        from re import _parser as sre_parse   # Python 3.11+
+    except ImportError:                      # pragma: no cover - older Pythons
+        import sre_parse
+
+    if pattern.flags & (re.IGNORECASE | re.MULTILINE):
+        return None
+    code = [0]
+
+    def emit(*values) -> int:
+        code.extend(values)
+        return len(code) - len(values)
+
+    def seq(items) -> int:
+        nodes = [node(op, av) for op, av in items]
+        return emit(len(nodes), *nodes)
+
+    def node(op, av) -> int:
+        name = str(op)
+        if name == "LITERAL":
+            return emit(_LIT, av)
+        if name == "IN":
+            ranges = []
+            for kind, value in av:
+                if str(kind) == "LITERAL":
+                    ranges += [value, value]
+                elif str(kind) == "RANGE":
+                    ranges += list(value)
+                else:
+                    raise ValueError(kind)
+            return emit(_IN, len(ranges) // 2, *ranges)
+        if name == "AT" and str(av) == "AT_END":
+            return emit(_END)
+        if name == "BRANCH":
+            subs = [seq(items) for items in av[1]]
+            return emit(_BRANCH, len(subs), *subs)
+        if name == "MAX_REPEAT":
+            low, high, body = av
+            if high > 16 or body.getwidth()[0] < 1:
+                raise ValueError(name)
+            return emit(_REPEAT, low, high, seq(body))
+        if name == "SUBPATTERN" and not av[1] and not av[2]:
+            return emit(_GROUP, seq(av[3]))
+        if name == "ASSERT" and av[0] == 1:
+            return emit(_ASSERT, seq(av[1]))
+        raise ValueError(name)
+
+    try:
+        code[0] = seq(sre_parse.parse(pattern.pattern, pattern.flags))
+    except (ValueError, TypeError, OverflowError):
+        return None
+    return array.array("i", code).tobytes()
+
+
+def jieba_segmenter() -> Optional[Callable[[str], List[str]]]:
+    """``list(jieba.cut(text))`` with each block cut in the compiled core, or None.
+
+    Like XL-Sum's scorer it follows ``jieba.cut`` as it is at each call: the model is rebuilt when
+    that tokenizer's dictionary changes through jieba's API (``add_word``, ``load_userdict``,
+    ``set_dictionary``), and jieba itself cuts while it holds words it must split again
+    (``del_word``: ``finalseg.Force_Split_Words``) or when ``jieba.cut`` is not a Tokenizer's.
+
+    >>> segment = jieba_segmenter()
+    >>> segment is None or segment("我来到北京清华大学") == ['我', '来到', '北京', '清华大学']
+    True
+    """
+    if compiled.core is None or _release("jieba") not in JIEBA_VERIFIED:
+        return None
+    import jieba
+    from jieba import finalseg
+
+    core = compiled.core
+    lock = threading.Lock()
+    built = {"key": None, "model": None}
+
+    def model(dt):
+        dt.check_initialized()
+        key = (id(dt), id(dt.FREQ), len(dt.FREQ), dt.total,
+               id(finalseg.start_P), id(finalseg.trans_P), id(finalseg.emit_P))
+        if built["key"] != key:
+            with lock:
+                if built["key"] != key:
+                    built["model"] = _jieba_model(core, dt, finalseg)
+                    built["key"] = key
+        return built["model"]
+
+    def segment(text: str) -> List[str]:
+        cut = jieba.cut   # what XL-Sum's scorer calls, looked up as it does: at each call
+        dt = getattr(cut, "__self__", None)
+        current = None
+        if (not finalseg.Force_Split_Words and type(dt) is jieba.Tokenizer
+                and getattr(cut, "__func__", None) is jieba.Tokenizer.cut):
+            current = model(dt)
+        if current is None:
+            return list(cut(text))
+        han, skip = jieba.re_han_default, jieba.re_skip_default
+        out: List[str] = []
+        for block in han.split(text):   # Tokenizer.cut's outer loop (cut_all=False, HMM=True)
+            if not block:
+                continue
+            if han.match(block):
+                out += core.jieba_cut_block(current, block)
+            else:
+                for piece in skip.split(block):
+                    if skip.match(piece):
+                        out.append(piece)
+                    else:
+                        out.extend(piece)
+        return out
+
+    return segment
+
+
+def _jieba_model(core, dt, finalseg):
+    """The core's copy of jieba's dictionary and HMM, or None when they hold what it cannot take
+    (then jieba.cut runs)."""
+    states = "BEMS"   # csrc/jieba.c's order (letter order: max() breaks ties by the letter)
+    low = finalseg.MIN_FLOAT
+    try:
+        start = [float(finalseg.start_P[s]) for s in states]
+        trans = [float(finalseg.trans_P.get(a, {}).get(b, low)) for a in states for b in states]
+        chars = {c for s in states for c in finalseg.emit_P.get(s, {}) if isinstance(c, str) and len(c) == 1}
+        emit = {c: [float(finalseg.emit_P.get(s, {}).get(c, low)) for s in states] for c in chars}
+        return core.jieba_model(dt.FREQ, math.log(dt.total), start, trans, emit, float(low))
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
