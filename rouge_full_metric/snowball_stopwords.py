@@ -10,8 +10,9 @@ russian, spanish -- every XL-Sum language with a Snowball stemmer except arabic 
 Version: the lists equal NLTK's ``stopwords`` corpus as ``nltk.download("stopwords")`` gives it since
 nltk_data commit 47111d8 (2025-02-20, 19 English pronoun contractions added, nltk_data PR #228);
 :data:`VERSION` names it in signatures.  Older NLTK downloads differ: English had 179 words (before
-2025-02-20) and 127 (the PostgreSQL list) before that; French had 155 (without ``ils``, ``les``);
-Portuguese 203 (without ``é``, ``ser``, ``estar``, ``haver``).
+2025-02-20) and 127 (the PostgreSQL list) in early versions; French had 155 (without ``ils``, ``les``);
+Portuguese 203 (without ``é``, ``ser``, ``estar``, ``haver``); Spanish before 2019 spelled
+``vosostros``, ``vosostras``.
 
 Origin and licence: each list is the Snowball project's stop-word list as PostgreSQL ships it
 (``src/backend/snowball/stopwords/<language>.stop``, Debian package ``postgresql-15``:
@@ -19,15 +20,16 @@ Origin and licence: each list is the Snowball project's stop-word list as Postgr
 Snowball project, BSD-3-Clause, (c) 2001 Dr Martin Porter, (c) 2002 Richard Boulton), which is where
 NLTK's corpus README says its lists come from -- :data:`POSTGRESQL`, byte for byte in file order --
 plus the words NLTK added to them, listed apart in :data:`NLTK_ADDED` (single function words and
-contraction stems, from nltk_data's stopwords corpus and its issue #22 / PR #228).  Russian and
-Spanish are the PostgreSQL lists unchanged.  Spark's ``spark-mllib`` jar (Apache-2.0,
-``org/apache/spark/ml/feature/stopwords/``, "NLTK's stopwords corpus") holds the same Portuguese,
-Russian and Spanish lists and the French one plus ``les``; its English list is Spark's own (181
-words) and is not used.  ``tests/test_snowball_stopwords.py`` checks the lists against both sources
-when they are installed.
+contraction stems, from nltk_data's stopwords corpus and its issue #22 / PR #228), and the two
+Spanish spellings NLTK corrected (:data:`NLTK_CORRECTED`, nltk_data issue #130).  Russian is the
+PostgreSQL list unchanged.  Spark's ``spark-mllib`` jar (Apache-2.0,
+``org/apache/spark/ml/feature/stopwords/``, a copy of an older NLTK corpus) holds the same
+Portuguese, Russian and (uncorrected) Spanish lists and the French one plus ``les``; its English
+list is Spark's own (181 words) and is not used.  ``tests/test_snowball_stopwords.py`` checks the
+lists against both sources when they are installed.
 
-Arabic is not shipped: NLTK's Arabic list (754 lines) has no source here with a stated licence (it is
-neither in PostgreSQL/Snowball nor in Spark), so arabic keeps the old rule (NLTK's corpus when it is
+Arabic is not shipped: NLTK's Arabic list has no source here with a stated licence (it is neither
+in PostgreSQL/Snowball nor in Spark), so arabic keeps the old rule (NLTK's corpus when it is
 installed, else stop words are stemmed too, with :class:`multilingual_stemmers.StopwordsMissingWarning`).
 
 Check values: :data:`SHA256` is the sha256 of each list's words, sorted, joined by ``"\\n"``, UTF-8.
@@ -134,12 +136,16 @@ NLTK_ADDED: Dict[str, str] = {
     "spanish": "",
 }
 
+# Words NLTK's corpus spells differently from the PostgreSQL list (nltk_data issue #130, 2019: the
+# Spanish "vosostros", "vosostras" corrected in place).
+NLTK_CORRECTED: Dict[str, Dict[str, str]] = {"spanish": {"vosostros": "vosotros", "vosostras": "vosotras"}}
+
 SHA256: Dict[str, str] = {
     "english": "47608d511aa4fec95139d41e487109ab4a260313745d397210dbf966b1d3c225",   # 198 words
     "french": "d6c46dcf683b2dbd264b9a7fff180a8b512f4a54d5f187aacc2b0d24db91fe04",   # 157 words
     "portuguese": "5ca9ecc8016b75773e8f98ef4679b59789fb91a78dcfc18b4898ba2b6d1c3949",   # 207 words
     "russian": "290ed6923974449a9426e4fd186649970433146ae9c40eb66bd0cd763e6d904a",   # 151 words
-    "spanish": "35ef7a58d4557d7825a64a1a8d1ca9cfb5b0381408d3269b576bd797d7c09cf1",   # 313 words
+    "spanish": "ab3e8f632a5fe61fd47cd969651274ca5ff80aa108c19179b670a02fb4a6c7ea",   # 313 words
 }
 
 LANGUAGES: Tuple[str, ...] = tuple(POSTGRESQL)
@@ -148,12 +154,14 @@ _words: Dict[str, FrozenSet[str]] = {}
 
 
 def word_list(language: str) -> Tuple[str, ...]:
-    """The list for ``language`` in order: the PostgreSQL list, then NLTK's additions.
+    """The list for ``language`` in order: the PostgreSQL list (with NLTK's corrections in place),
+    then NLTK's additions.
 
-    >>> word_list("french")[-2:]
-    ('ils', 'les')
+    >>> word_list("french")[-2:], "vosotros" in word_list("spanish")
+    (('ils', 'les'), True)
     """
-    return tuple(POSTGRESQL[language].split() + NLTK_ADDED[language].split())
+    corrected = NLTK_CORRECTED.get(language, {})
+    return tuple([corrected.get(w, w) for w in POSTGRESQL[language].split()] + NLTK_ADDED[language].split())
 
 
 def checksum(words) -> str:
