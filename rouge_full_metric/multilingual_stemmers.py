@@ -3,10 +3,14 @@
 * Snowball (NLTK's ``SnowballStemmer(lang, ignore_stopwords=True)``): arabic, english, french,
   portuguese, russian, spanish.  ``ignore_stopwords`` leaves the words of NLTK's ``stopwords`` corpus
   unstemmed.  That corpus is a download (``nltk.download("stopwords")``), not part of the nltk
-  package; XL-Sum's scorer cannot stem these languages without it.  Here the corpus is used when
-  it is installed (then the stems equal the anchor's); when it is not, the stop words are stemmed
-  like every other word and :class:`StopwordsMissingWarning` says so once -- the stems differ from
-  the anchor's only on stop words longer than 3 characters that Snowball would change.
+  package; XL-Sum's scorer cannot stem these languages without it.  For english, french, portuguese,
+  russian and spanish the lists ship with this package (:mod:`snowball_stopwords`: NLTK's corpus
+  as downloaded since 2025-02-20, from PostgreSQL's Snowball lists plus NLTK's additions) and are
+  always used, whatever is installed, so the stems equal the anchor's with that corpus.  Arabic has
+  no shipped list (no licensed source here): NLTK's corpus is used when it is installed; when it is
+  not, the stop words are stemmed like every other word and :class:`StopwordsMissingWarning` says so
+  once -- the stems differ from the anchor's only on stop words longer than 3 characters that
+  Snowball would change.
 * ``porter`` (the anchor's default path, ``lang=None``): NLTK's ``PorterStemmer()``
   (NLTK_EXTENSIONS mode), the same stemmer as rouge_score's.
 * hindi: the suffix stripper of Ramanathan & Rao (2003) as XL-Sum implements it.
@@ -26,7 +30,8 @@ SNOWBALL = ("arabic", "danish", "dutch", "english", "finnish", "french", "german
 
 
 class StopwordsMissingWarning(UserWarning):
-    """NLTK's ``stopwords`` corpus is not installed: Snowball stems the stop words too."""
+    """No stop-word list for a Snowball language (arabic without NLTK's ``stopwords`` corpus
+    installed): Snowball stems the stop words too."""
 
 
 # Rafi Kamal's Bengali suffix rules (common.rules) as XL-Sum's scorer uses them.  Each {...} block
@@ -129,8 +134,14 @@ def _turkish(language: str) -> Callable[[str], str]:
 
 
 def _stopwords(language: str):
-    """NLTK's stop words for ``language``, or None when the corpus is not installed (never
-    downloaded)."""
+    """The stop words ``ignore_stopwords`` leaves unstemmed for ``language``: the shipped list
+    (:mod:`snowball_stopwords`) when there is one, else NLTK's corpus when it is installed (never
+    downloaded), else None."""
+    from . import snowball_stopwords
+
+    shipped = snowball_stopwords.words(language)
+    if shipped is not None:
+        return shipped
     try:
         from nltk.corpus import stopwords
         return stopwords.words(language)
@@ -144,10 +155,11 @@ def _snowball(language: str) -> Callable[[str], str]:
     stemmer = SnowballStemmer(language)
     words = _stopwords(language)
     if words is None:
-        warnings.warn("NLTK's 'stopwords' corpus is not installed, so the %s Snowball stemmer also stems "
-                      "stop words (XL-Sum's scorer leaves them unstemmed and cannot run without the "
-                      "corpus); install it once with python -m nltk.downloader stopwords for stems "
-                      "identical to XL-Sum's" % language, StopwordsMissingWarning, stacklevel=4)
+        warnings.warn("no stop-word list for %s: NLTK's 'stopwords' corpus is not installed and none is "
+                      "shipped for it, so the Snowball stemmer also stems stop words (XL-Sum's scorer "
+                      "leaves them unstemmed and cannot run without the corpus); install it once with "
+                      "python -m nltk.downloader stopwords for stems identical to XL-Sum's"
+                      % language, StopwordsMissingWarning, stacklevel=4)
     else:
         stemmer.stemmer.stopwords.update(words)   # what ignore_stopwords=True loads
     return stemmer.stem
@@ -206,4 +218,8 @@ def versions(name: str) -> str:
         return version("TurkishStemmer")
     if name == "porter":
         return version("nltk")
+    from . import snowball_stopwords
+
+    if name in snowball_stopwords.LANGUAGES:
+        return version("nltk") + "+" + snowball_stopwords.VERSION
     return version("nltk") + ("+stopwords" if _stopwords(name) is not None else "+nostopwords")

@@ -29,6 +29,7 @@ from .scoring import Score
 from .sentence_splitting import get_splitter, split_text
 from .stemmer import stem
 from .segmenters import burmese as burmese_segment
+from .snowball_stopwords import VERSION as SNOWBALL_STOPWORDS_VERSION
 from .tokenization import raw_sentences
 from .xlsum_tokenizer import basic_tokens
 from .xlsum_unicode import PYONMTTOK_VERSION
@@ -36,7 +37,8 @@ from .xlsum_unicode import PYONMTTOK_VERSION
 # Names pulled in above only so that evaluate copies their modules.
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
-             LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION)
+             LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
+             SNOWBALL_STOPWORDS_VERSION)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

@@ -5,7 +5,9 @@ Skipped when multilingual-rouge is not installed.  Two offline gaps of the ancho
 comparison (both documented in rouge_full_metric.multilingual_stemmers):
 - its wheel lacks the Bengali stemmer's rules file: the anchor is given the same rules text;
 - NLTK's stopwords corpus is a download: without it the anchor cannot build a Snowball stemmer with
-  ignore_stopwords=True, and this package stems stop words too; the anchor is then built with
+  ignore_stopwords=True.  For the languages whose lists this package ships (snowball_stopwords) the
+  anchor's NLTK reads the shipped lists as its corpus (tests/shipped_stopwords.py); for arabic, when
+  the corpus is not installed, this package stems stop words too and the anchor is built with
   ignore_stopwords=False, which is what this package computes.
 """
 import functools
@@ -17,9 +19,10 @@ import warnings
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import shipped_stopwords  # noqa: E402
 import xlsum_texts  # noqa: E402
 
-from rouge_full_metric import RougeScorer, languages, multilingual_stemmers  # noqa: E402
+from rouge_full_metric import RougeScorer, languages, multilingual_stemmers, snowball_stopwords  # noqa: E402
 
 anchor_scorer = pytest.importorskip("multilingual_rouge.rouge_scorer")
 anchor_stemmers = pytest.importorskip("multilingual_rouge.stemmers")
@@ -29,7 +32,7 @@ PAIRS_PER_LANGUAGE = int(os.environ.get("XLSUM_PAIRS", "60"))
 
 
 @pytest.fixture(scope="module", autouse=True)
-def offline_anchor():
+def offline_anchor(tmp_path_factory):
     """Give the anchor what it cannot get offline (see the module docstring)."""
     from multilingual_rouge.bengali_stemmer import RafiStemmer
 
@@ -44,10 +47,12 @@ def offline_anchor():
 
     anchor_stemmers.LANG2STEMMER["bengali"] = Bengali
     for lang in multilingual_stemmers.SNOWBALL:
-        if multilingual_stemmers._stopwords(lang) is None:
+        if lang not in snowball_stopwords.LANGUAGES and multilingual_stemmers._stopwords(lang) is None:
             anchor_stemmers.LANG2STEMMER[lang] = functools.partial(anchor_stemmers.NLTKStemmer, lang,
                                                                    ignore_stopwords=False)
-    yield
+    with pytest.MonkeyPatch.context() as patch:
+        shipped_stopwords.point_nltk_at(shipped_stopwords.write_nltk_data(tmp_path_factory.mktemp("nltk")), patch)
+        yield
     anchor_stemmers.LANG2STEMMER.clear()
     anchor_stemmers.LANG2STEMMER.update(saved)
 
