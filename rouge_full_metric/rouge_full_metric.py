@@ -28,6 +28,7 @@ from .scorer import RougeScorer, __version__
 from .scoring import Score
 from .sentence_splitting import get_splitter, split_text
 from .stemmer import stem
+from .native_segmenters import jieba_segmenter
 from .segmenters import burmese as burmese_segment
 from .snowball_stopwords import VERSION as SNOWBALL_STOPWORDS_VERSION
 from .tokenization import raw_sentences
@@ -38,7 +39,7 @@ from .xlsum_unicode import PYONMTTOK_VERSION
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
-             SNOWBALL_STOPWORDS_VERSION)
+             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
