@@ -45,7 +45,8 @@ def newmm_segmenter() -> Optional[Callable[[str], List[str]]]:
     from pythainlp.tokenize import tcc_p
     from pythainlp.tokenize._utils import rejoin_formatted_num
 
-    program = tcc_program(tcc_p._PAT_TCC)
+    pattern = getattr(tcc_p, "_PAT_TCC", None)
+    program = tcc_program(pattern) if pattern is not None else None
     if program is None:
         return None
     core = compiled.core

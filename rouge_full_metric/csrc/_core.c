@@ -23,7 +23,7 @@
  *   xlsum_tokenizer.c <- xlsum_tokenizer.py (XL-Sum's Unicode pipeline: cleaning, pyonmttok's
  *                     aggressive mode, CJK split; Engine(tokenizer="xlsum"|"xlsum_basic"|"whitespace"))
  *   char_trie.c       a character trie (the segmenters' dictionaries; no Python counterpart)
- *   newmm.c         <- PyThaiNLP's newmm and tcc_p (Thai words; segmenters.py compiles the cluster pattern)
+ *   newmm.c         <- PyThaiNLP's newmm and tcc_p (Thai words; native_segmenters.py compiles the cluster pattern)
  *   jieba.c         <- jieba's cut of one block, with its dictionary and HMM (Chinese words)
  *   stemmer.c       <- stemmer.py (Porter with Lin's changes, WordNet exceptions)
  *   interner.c        token interning (ids for tokens; no Python counterpart)
@@ -118,7 +118,7 @@ static PyMethodDef module_methods[] = {
      ">>> xlsum_tokenize('Hello, World! 北京2024年')\n"
      "['hello', 'world', '北', '京', '2024', '年']"},
     {"newmm_dictionary", mod_newmm_dictionary, METH_VARARGS,
-     "newmm_dictionary(words, tcc_program) -> trie: PyThaiNLP's Trie(words) and its cluster pattern, compiled\n(segmenters.tcc_program), for newmm_segment."},
+     "newmm_dictionary(words, tcc_program) -> trie: PyThaiNLP's Trie(words) and its cluster pattern, compiled\n(native_segmenters.tcc_program), for newmm_segment."},
     {"newmm_segment", mod_newmm_segment, METH_VARARGS,
      "newmm_segment(trie, text) -> [str]: pythainlp.tokenize.newmm.segment(text) with that dictionary."},
     {"newmm_clusters", mod_newmm_clusters, METH_VARARGS,

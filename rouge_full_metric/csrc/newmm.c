@@ -10,11 +10,11 @@
  *   - when one position is left, the path taken is the first one breadth-first search reaches;
  *   - text outside the dictionary is skipped as _find_skip_end does, _PAT_NONTHAI included.
  * The Thai Character Cluster boundaries (tcc_p.tcc_pos_array) come from PyThaiNLP's own regular
- * expression, _PAT_TCC: segmenters.py turns its parse tree into the small program run by
- * tcc_match below (a backtracking matcher for the few constructs it uses: literals, classes,
+ * expression, _PAT_TCC: native_segmenters.py turns its parse tree into the small program run by
+ * tx_seq below (a backtracking matcher for the few constructs it uses: literals, classes,
  * alternation, greedy repeats, groups, lookahead, "$"), so a release with other cluster rules is
  * followed, not silently diverged from.  The formatted-number rejoining (rejoin_formatted_num)
- * stays in Python, PyThaiNLP's own code.  tests/test_newmm.py compares this with
+ * stays in Python, PyThaiNLP's own code.  tests/test_native_segmenters.py compares this with
  * word_tokenize(engine="newmm") and tcc_pos_array on generated texts.
  */
 
@@ -23,7 +23,7 @@
 /* The dictionary (PyThaiNLP's Trie) and the cluster pattern's program. */
 typedef struct {
     CharTrie dict;
-    int32_t *tcc;            /* see tcc_match */
+    int32_t *tcc;            /* see tx_seq */
     Py_ssize_t ntcc;
 } NewmmTrie;
 
@@ -52,7 +52,7 @@ static int newmm_add(NewmmTrie *t, PyObject *word) {
 }
 
 /* newmm_dictionary(words, tcc_program) -> capsule: the trie of PyThaiNLP's Trie(words), and the
- * cluster pattern's program (native-endian int32s, see tcc_match). */
+ * cluster pattern's program (native-endian int32s, see tx_seq). */
 static PyObject *mod_newmm_dictionary(PyObject *self, PyObject *args) {
     PyObject *words;
     Py_buffer prog;
@@ -103,7 +103,7 @@ static PyObject *mod_newmm_dictionary(PyObject *self, PyObject *args) {
 /* The program (int32s): [0] = the top sequence's offset.  A sequence: [count, node offsets...].
  * Nodes: TX_LIT c | TX_IN k lo hi ... (k ranges) | TX_END ("$": the end, or before a final
  * newline) | TX_BRANCH k seq... | TX_REPEAT min max seq (greedy) | TX_GROUP seq |
- * TX_ASSERT seq (positive lookahead).  segmenters.tcc_program builds it; a pattern with anything
+ * TX_ASSERT seq (positive lookahead).  native_segmenters.tcc_program builds it; a pattern with anything
  * else (or a repeat whose body can match nothing) keeps the Python tcc_pos_array instead. */
 enum { TX_LIT = 1, TX_IN, TX_END, TX_BRANCH, TX_REPEAT, TX_GROUP, TX_ASSERT };
 #define TX_MAX_REPEAT 16
@@ -184,7 +184,7 @@ static Py_ssize_t tx_seq(const Tx *x, int32_t seq, int32_t idx, Py_ssize_t pos, 
     return k->repeat < 0 ? tx_seq(x, k->seq, k->idx, pos, k->next) : tx_repeat(x, k->repeat, k->count, pos, k->next);
 }
 
-/* The program is ours (segmenters.tcc_program), but a bad one must fail cleanly, not read
+/* The program is ours (native_segmenters.tcc_program), but a bad one must fail cleanly, not read
  * out of bounds: every offset in range, every node of a known kind, nesting bounded. */
 static int tx_check_seq(const int32_t *c, Py_ssize_t n, int32_t seq, int depth);
 
