@@ -8,7 +8,7 @@ newlines.  Both sides compute rouge1, rouge2, rougeL and rougeLsum on every pair
 included; the anchor is called as documented, ``RougeScorer(types, lang=L).score(target, prediction)``
 per pair, this package through ``score_batch``.  Timings are CPU time (time.process_time), the
 median of --runs runs after one warm-up run (which fills the stem and segmenter caches on both
-sides); a run repeats the batch until it lasts 0.2 s.  The ratio is anchor / rouge_full_metric.
+sides); within a run the three take turns, each repeating its batch until it lasts 0.2 s.  The ratio is anchor / rouge_full_metric.
 
 Usage: python benchmarks/bench_languages.py [--pairs 200] [--runs 3] [--langs english,chinese,...]
        [--stem] [--json out.json]
@@ -31,19 +31,24 @@ from rouge_full_metric import RougeScorer, compiled, languages  # noqa: E402
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
-def timed(fn, runs, min_seconds=0.2):
-    """Median CPU seconds of one call to fn.  A run repeats fn until it lasts min_seconds, so
-    that fast calls (a few ms for 100 pairs) are not lost in the clock's and the collector's noise."""
-    start = time.process_time()
-    fn()
-    repeat = max(1, int(min_seconds / max(time.process_time() - start, 1e-6)) + 1)
-    times = []
-    for _ in range(runs):
+def timed(fns, runs, min_seconds=0.2):
+    """Median CPU seconds of one call of each of fns.  The functions take turns within every run
+    (a slow spell of a shared machine then slows all of them, not one), and a run repeats each
+    until it lasts min_seconds, so that fast calls (a few ms for 100 pairs) are not lost in the
+    clock's and the collector's noise."""
+    repeats = []
+    for fn in fns:   # the warm-up call, which also sizes the repeats
         start = time.process_time()
-        for _ in range(repeat):
-            fn()
-        times.append((time.process_time() - start) / repeat)
-    return statistics.median(times)
+        fn()
+        repeats.append(max(1, int(min_seconds / max(time.process_time() - start, 1e-6)) + 1))
+    times = [[] for _ in fns]
+    for _ in range(runs):
+        for fn, repeat, out in zip(fns, repeats, times):
+            start = time.process_time()
+            for _ in range(repeat):
+                fn()
+            out.append((time.process_time() - start) / repeat)
+    return [statistics.median(t) for t in times]
 
 
 def main():
@@ -75,15 +80,17 @@ def main():
         except ImportError as error:
             print("%-18s skipped: %s" % (language.name, error))
             continue
-        t_ours = timed(lambda: ours.score_batch(predictions, references), args.runs) / len(pairs) * 1e6
-        t_perl = timed(lambda: perl.score_batch(predictions, references), args.runs) / len(pairs) * 1e6
-        t_anchor = None
+        fns = [lambda: ours.score_batch(predictions, references), lambda: perl.score_batch(predictions, references)]
         if Anchor is not None:
             try:
                 anchor = Anchor(TYPES, lang=language.name, use_stemmer=args.stem)
-                t_anchor = timed(lambda: [anchor.score(r, p) for p, r in pairs], args.runs) / len(pairs) * 1e6
+                anchor.score(*pairs[0])
+                fns.append(lambda: [anchor.score(r, p) for p, r in pairs])
             except Exception as error:   # e.g. its stemmers need downloads it cannot get offline
                 print("%-18s anchor failed: %s" % (language.name, str(error).splitlines()[0][:80]))
+        times = [t / len(pairs) * 1e6 for t in timed(fns, args.runs)]
+        t_ours, t_perl = times[:2]
+        t_anchor = times[2] if len(times) > 2 else None
         ratio = t_anchor / t_ours if t_anchor else None
         rows.append(dict(language=language.name, segmenter=language.segmenter or "", anchor_us=t_anchor,
                          xlsum_us=t_ours, rouge155_us=t_perl, ratio=ratio))

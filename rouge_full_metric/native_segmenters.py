@@ -5,7 +5,7 @@ compiled ports (csrc/jieba.c, csrc/newmm.c) make Chinese and Thai several times 
 ports, not new segmenters: the dictionary, the HMM tables, the cluster rules and the regular
 expressions that split blocks are read from the installed jieba / PyThaiNLP, and the ports follow
 the releases they were proven equal on, word for word, on generated texts
-(tests/test_native_segmenters.py for the installed release, tests/check_newmm_versions.py across
+(tests/test_native_segmenters.py for the installed release, tests/check_segmenter_versions.py across
 PyThaiNLP releases).  Any other release, a jieba with words it must force-split, or a core-less
 install keeps the packages' own Python (segmenters.py); the words are the same either way.
 """
@@ -17,12 +17,13 @@ from typing import Callable, List, Optional
 from . import compiled
 
 # PyThaiNLP releases whose newmm the port reproduces word for word: 24,000 generated texts each, 0
-# differences (tests/check_newmm_versions.py).  5.0.1-5.2.0 differ on about 1 text in 4,000 -- their
+# differences (tests/check_segmenter_versions.py).  5.0.1-5.2.0 differ on about 1 text in 4,000 -- their
 # breadth-first search had no visited set, so it can reach the last position by another path --
 # and keep word_tokenize.
 NEWMM_VERIFIED = ("5.3.0", "5.3.1", "5.3.2", "5.3.3", "5.3.4", "5.3.5", "5.3.7", "5.3.8", "5.4.0")
-# jieba releases whose cut the port reproduces (0.42.1 has been the current one since 2020).
-JIEBA_VERIFIED = ("0.42.1",)
+# jieba releases whose cut the port reproduces: 6,000 generated texts each, 0 differences
+# (tests/check_segmenter_versions.py; 0.42.1 has been the current release since 2020).
+JIEBA_VERIFIED = ("0.39", "0.40", "0.41", "0.42", "0.42.1")
 
 
 def _release(package: str) -> Optional[str]:
