@@ -18,6 +18,7 @@ Score(precision=1.0, recall=0.75, fmeasure=0.85714)
 """
 import numbers
 import os
+import re
 import threading
 import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -74,6 +75,9 @@ class _CompiledScorer:
             self.release(worker)
 
 
+_has_space = re.compile(r"\s").search
+
+
 class _Words:
     """How Python hands tokens to the core, one line of words per line of text.
 
@@ -90,7 +94,10 @@ class _Words:
 
     def line(self, tokens) -> str:
         if not self.pseudo:
-            return " ".join(t if not t.isspace() else "\ue000" * len(t) for t in tokens)
+            # whitespace inside a token (a space token, or a dictionary word such as newmm's
+            # "ไร ๆ") must not split it in the core
+            return " ".join(t if not _has_space(t) else "".join("\ue000" if c.isspace() else c for c in t)
+                            for t in tokens)
         ids, out = self.ids, []
         for t in tokens:
             word = ids.get(t)

@@ -74,3 +74,33 @@ def test_threads_share_the_pseudo_words(flavor):
         got = scorer.score_batch(predictions, references, n_jobs=2)
         want = score_examples(scorer, predictions, references, with_statistics=False, backend="python")[0]
     assert got == want
+
+
+def _dictionary_texts(lang):
+    """Texts of the segmenter's own dictionary words, those with a space inside first (newmm's
+    "ไร ๆ" is one token; the core must not split it)."""
+    if lang == "thai":
+        from pythainlp.corpus.common import thai_words
+        words = sorted(thai_words())
+        return xlsum_texts.thai_segmenter_texts(160, seed=9, dictionary=[w for w in words if " " in w] + words[::50])
+    import jieba
+    from rouge_full_metric import segmenters
+    segmenters.get("jieba", "chinese")   # loads jieba's dictionary, quietly
+    words = sorted(w for w, f in jieba.dt.FREQ.items() if f)
+    return xlsum_texts.chinese_segmenter_texts(160, seed=9, dictionary=[w for w in words if " " in w] + words[::50])
+
+
+@pytest.mark.skipif(not HAS_CORE, reason="the compiled core is not built")
+@pytest.mark.parametrize("flavor", ["xlsum", "rouge155"])
+@pytest.mark.parametrize("lang", ["thai", "chinese"])
+def test_compiled_equals_python_on_dictionary_words(lang, flavor):
+    pytest.importorskip(SEGMENTERS[lang])
+    texts = _dictionary_texts(lang)
+    predictions, references = texts[::2], texts[1::2]
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum"] + (TYPES[4:] if flavor == "rouge155" else [])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scorer = RougeScorer(types, flavor=flavor, lang=lang)
+        got = score_examples(scorer, predictions, references, backend="compiled")
+        want = score_examples(scorer, predictions, references, backend="python")
+    assert got == want
