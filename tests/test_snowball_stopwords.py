@@ -19,11 +19,11 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import shipped_stopwords  # noqa: E402
+from anchor_compare import compare  # noqa: E402
 import xlsum_texts  # noqa: E402
 
 from rouge_full_metric import RougeScorer, multilingual_stemmers, snowball_stopwords  # noqa: E402
 
-TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 PAIRS_PER_LANGUAGE = int(os.environ.get("SNOWBALL_STOPWORDS_PAIRS", "500"))
 SHIPPED = list(snowball_stopwords.LANGUAGES)
 
@@ -148,29 +148,11 @@ def seeded_pairs(language, count, seed):
     return out
 
 
-def compare(language, pairs):
-    """(pairs with all four scores equal, first mismatch)."""
-    from multilingual_rouge import rouge_scorer as anchor_scorer
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours = RougeScorer(TYPES, flavor="xlsum", lang=language, use_stemmer=True)
-        anchor = anchor_scorer.RougeScorer(TYPES, lang=language, use_stemmer=True)
-        equal, first = 0, None
-        for prediction, reference in pairs:
-            got = ours.score(prediction, reference)
-            want = anchor.score(reference, prediction)   # the anchor takes (target, prediction)
-            same = all(tuple(got[t]) == tuple(want[t]) for t in TYPES)
-            equal += same
-            if not same and first is None:
-                first = (prediction, reference, got, want)
-    return equal, first
-
 
 @pytest.mark.parametrize("language", SHIPPED)
 def test_xlsum_stemmed_equals_the_anchor_reading_the_shipped_lists(language, anchor_with_shipped_lists):
     pairs = seeded_pairs(language, PAIRS_PER_LANGUAGE, seed=7)
-    equal, first = compare(language, pairs)
+    equal, first = compare(language, True, pairs)
     assert equal == len(pairs), first
 
 
@@ -179,7 +161,7 @@ def test_the_comparison_fails_when_our_side_drops_the_list(language, anchor_with
     monkeypatch.setattr(multilingual_stemmers, "_stopwords", lambda lang: None)
     monkeypatch.setattr(multilingual_stemmers, "_cache", {})
     pairs = seeded_pairs(language, 40, seed=8)
-    equal, _ = compare(language, pairs)
+    equal, _ = compare(language, True, pairs)
     assert equal < len(pairs) // 2
     monkeypatch.setattr(multilingual_stemmers, "_cache", {})
 

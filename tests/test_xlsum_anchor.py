@@ -14,12 +14,12 @@ import functools
 import io
 import os
 import sys
-import warnings
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import shipped_stopwords  # noqa: E402
+from anchor_compare import compare  # noqa: E402
 import xlsum_texts  # noqa: E402
 
 from rouge_full_metric import RougeScorer, languages, multilingual_stemmers, snowball_stopwords  # noqa: E402
@@ -64,22 +64,6 @@ def anchor_available(lang):
     for module in modules.get(segmenter, []):
         pytest.importorskip(module)
 
-
-def compare(lang, use_stemmer, pairs):
-    """Count the pairs whose four scores are identical; return (equal, first mismatch)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours = RougeScorer(TYPES, flavor="xlsum", lang=lang, use_stemmer=use_stemmer)
-        anchor = anchor_scorer.RougeScorer(TYPES, lang=lang, use_stemmer=use_stemmer)
-        equal, first = 0, None
-        for prediction, reference in pairs:
-            got = ours.score(prediction, reference)
-            want = anchor.score(reference, prediction)   # the anchor takes (target, prediction)
-            same = all(tuple(got[t]) == tuple(want[t]) for t in TYPES)
-            equal += same
-            if not same and first is None:
-                first = (prediction, reference, got, want)
-    return equal, first
 
 
 LANGS = [None] + languages.XLSUM_NAMES + ["bangla", "turkce", "mundo"]

@@ -105,30 +105,36 @@ def pairs(language: str, count: int, seed: int = 0, max_words: int = 30) -> List
     return out
 
 
-def thai_segmenter_texts(count: int, seed: int, dictionary: List[str]) -> List[str]:
-    """Texts that exercise every branch of PyThaiNLP's newmm: runs of dictionary words (ambiguous
-    joins, words with spaces inside), spaces, tabs and newlines (also a lone CR), numbers with
-    separators (its rejoin_formatted_num), Latin words and hyphens, Thai digits, random Thai
-    characters (out-of-dictionary skips, two-consonant words) and other scripts."""
+def _mixed_texts(count: int, seed: int, pieces) -> List[str]:
+    """count texts of 0-50 pieces each; pieces: (probability, rng -> str) pairs, tried in order."""
     rng = random.Random(seed)
-    odd = ["abc", "-x", "A-b", "é", "ๆ", "๑๒๓", "北京", "\u200b", "ฯ", "ํ", "\U0001F600"]
     out = []
     for _ in range(count):
         parts = []
         for _ in range(rng.randint(0, 50)):
             r = rng.random()
-            if r < 0.55:
-                parts.append(rng.choice(dictionary))
-            elif r < 0.65:
-                parts.append(rng.choice([" ", "  ", "\n", "\r\n", "\t", "\r", " \n"]))
-            elif r < 0.75:
-                parts.append(str(rng.randint(0, 10 ** 6)) + rng.choice(["", ".5", ",000", ":30", ".", ","]))
-            elif r < 0.9:
-                parts.append("".join(chr(rng.randint(0x0E00, 0x0E7F)) for _ in range(rng.randint(1, 6))))
-            else:
-                parts.append(rng.choice(odd))
+            for probability, piece in pieces:
+                if r < probability:
+                    break
+                r -= probability
+            parts.append(piece(rng))
         out.append("".join(parts))
     return out
+
+
+def thai_segmenter_texts(count: int, seed: int, dictionary: List[str]) -> List[str]:
+    """Texts that exercise every branch of PyThaiNLP's newmm: runs of dictionary words (ambiguous
+    joins, words with spaces inside), spaces, tabs and newlines (also a lone CR), numbers with
+    separators (its rejoin_formatted_num), Latin words and hyphens, Thai digits, random Thai
+    characters (out-of-dictionary skips, two-consonant words) and other scripts."""
+    odd = ["abc", "-x", "A-b", "é", "ๆ", "๑๒๓", "北京", "\u200b", "ฯ", "ํ", "\U0001F600"]
+    return _mixed_texts(count, seed, [
+        (0.55, lambda rng: rng.choice(dictionary)),
+        (0.1, lambda rng: rng.choice([" ", "  ", "\n", "\r\n", "\t", "\r", " \n"])),
+        (0.1, lambda rng: str(rng.randint(0, 10 ** 6)) + rng.choice(["", ".5", ",000", ":30", ".", ","])),
+        (0.15, lambda rng: "".join(chr(rng.randint(0x0E00, 0x0E7F)) for _ in range(rng.randint(1, 6)))),
+        (1.0, lambda rng: rng.choice(odd)),
+    ])
 
 
 def chinese_segmenter_texts(count: int, seed: int, dictionary: List[str]) -> List[str]:
@@ -136,20 +142,10 @@ def chinese_segmenter_texts(count: int, seed: int, dictionary: List[str]) -> Lis
     characters (the HMM), ASCII words, decimals and percentages inside blocks (finalseg's
     re_skip), the block characters + # & . % -, spaces, CR LF, full-width punctuation and digits
     of other scripts."""
-    rng = random.Random(seed)
     odd = ["abc", "3.14", "50%", "a1.5%", "C++", "#tag", "x-y", "v2.0.1", "\u0661\u0662", "3.", ".5", "&", "ＡＢ"]
-    out = []
-    for _ in range(count):
-        parts = []
-        for _ in range(rng.randint(0, 50)):
-            r = rng.random()
-            if r < 0.55:
-                parts.append(rng.choice(dictionary))
-            elif r < 0.65:
-                parts.append(rng.choice([" ", "\n", "\r\n", "\t", "，", "。", "  ", "\u3000"]))
-            elif r < 0.75:
-                parts.append(rng.choice(odd))
-            else:
-                parts.append("".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(rng.randint(1, 6))))
-        out.append("".join(parts))
-    return out
+    return _mixed_texts(count, seed, [
+        (0.55, lambda rng: rng.choice(dictionary)),
+        (0.1, lambda rng: rng.choice([" ", "\n", "\r\n", "\t", "，", "。", "  ", "\u3000"])),
+        (0.1, lambda rng: rng.choice(odd)),
+        (1.0, lambda rng: "".join(chr(rng.randint(0x4E00, 0x9FFF)) for _ in range(rng.randint(1, 6)))),
+    ])
