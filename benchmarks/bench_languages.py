@@ -8,7 +8,8 @@ newlines.  Both sides compute rouge1, rouge2, rougeL and rougeLsum on every pair
 included; the anchor is called as documented, ``RougeScorer(types, lang=L).score(target, prediction)``
 per pair, this package through ``score_batch``.  Timings are CPU time (time.process_time), the
 median of --runs runs after one warm-up run (which fills the stem and segmenter caches on both
-sides); within a run the three take turns, each repeating its batch until it lasts 0.2 s.  The ratio is anchor / rouge_full_metric.
+sides); within a run the three take turns, each repeating its batch until it lasts 0.2 s.  The
+ratio is anchor / rouge_full_metric.
 
 Usage: python benchmarks/bench_languages.py [--pairs 200] [--runs 3] [--langs english,chinese,...]
        [--stem] [--json out.json]

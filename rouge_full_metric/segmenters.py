@@ -6,8 +6,9 @@ tokens joined by single spaces) and returns the anchor's tokens unchanged -- jie
 the spaces between words as ``" "`` tokens, and XL-Sum's scorer counts them, so these do too.
 The three packages are optional (``pip install "rouge_full_metric[multilingual]"``) and imported on
 first use; Burmese needs nothing.  jieba and newmm run in the compiled core when it is there and the
-installed release is one the port was proven equal on (:mod:`.native_segmenters`).  Nothing is downloaded: Japanese uses the ``unidic-lite``
-dictionary shipped inside its wheel (never the ``unidic`` package, whose dictionary is a download).
+installed release is one the port was proven equal on (:mod:`.native_segmenters`).  Nothing is
+downloaded: Japanese uses the ``unidic-lite`` dictionary shipped inside its wheel (never the
+``unidic`` package, whose dictionary is a download).
 """
 import threading
 from typing import Callable, Dict, List
