@@ -314,14 +314,7 @@ static inline Py_ssize_t pairk_lcs(PairK *k, Py_ssize_t j) {
     for (Py_ssize_t q = 0; q < n; q++) {
         int32_t s = k->slot[u[q]];
         if (s < 0) continue;
-        const uint64_t *M = k->mw + (Py_ssize_t)s * words;
-        uint64_t carry = 0;
-        for (Py_ssize_t x = 0; x < words; x++) {
-            uint64_t v = V[x], mm = M[x], U = v & mm;
-            uint64_t sum = v + U, c1 = sum < v, s2 = sum + carry, c2 = s2 < sum;
-            carry = c1 | c2;
-            V[x] = s2 | (v & ~mm);
-        }
+        lcs_step(V, V, k->mw + (Py_ssize_t)s * words, words);   /* in place: word x reads only V[x] */
     }
     Py_ssize_t total = 0;
     for (Py_ssize_t x = 0; x < words; x++) {
