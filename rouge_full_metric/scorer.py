@@ -573,18 +573,24 @@ class RougeScorer:
         count = len(per_example)
         if self.flavor == "matlab" and any(math.isnan(v) for row in values for v in row):
             return self._aggregate_omitting_nan(values, keys, confidence, n_bootstrap)
-        if count:
-            intervals = perl_bootstrap(values, keys, n_bootstrap, confidence)
+        if not count:
+            return self._aggregate_scores(None, None, 0)
+        intervals = perl_bootstrap(values, keys, n_bootstrap, confidence)
+        means = [math.fsum(row[c] for row in values) / count for c in range(3 * len(names))]
+        return self._aggregate_scores(intervals, means, count)
+
+    def _aggregate_scores(self, intervals, means, count) -> Dict[str, AggregateScore]:
+        """{type: AggregateScore} from one bootstrap Interval and one mean per column (type-major,
+        then P/R/F); zeros without examples; the Perl's rounding of the interval in flavor rouge155.
+        Also the Spark corpus score's last step (spark.py)."""
         out = {}
-        for ti, name in enumerate(names):
+        for ti, name in enumerate(self.rouge_types):
             stats = []
             for k in range(3):
-                column = [row[3 * ti + k] for row in values]
-                mean = math.fsum(column) / count if count else 0.0
                 if not count:
                     stats.append(Stat(0.0, 0.0, 0.0, 0.0))
                     continue
-                iv = intervals[3 * ti + k]
+                iv, mean = intervals[3 * ti + k], means[3 * ti + k]
                 if self._rounded:
                     stats.append(Stat(round5(iv.low), round5(iv.mean), round5(iv.high), mean))
                 else:

@@ -37,9 +37,8 @@ import numbers
 import pickle
 from typing import Dict, NamedTuple, Optional, Sequence
 
-from .columns import as_references, column_names, is_missing, score_columns
-from .scorer import AggregateScore, RougeScorer, Stat
-from .scoring import round5
+from .columns import column_names, is_missing, score_columns
+from .scorer import AggregateScore, RougeScorer
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 # Rows up to which method="auto" collects per-row values and runs the Perl's bootstrap on the
@@ -196,25 +195,6 @@ def _check_corpus_options(confidence, n_bootstrap, method, nulls, max_driver_row
         raise ValueError("seed must be a whole number in [0, 2**63), got %r" % (seed,))
 
 
-def _stats(scorer, intervals, columns, count):
-    """{type: AggregateScore} from one Interval and one per-row mean per column, as
-    ``RougeScorer._aggregate`` builds them (Perl rounding in flavor rouge155)."""
-    out = {}
-    for ti, name in enumerate(scorer.rouge_types):
-        stats = []
-        for k in range(3):
-            if not count:
-                stats.append(Stat(0.0, 0.0, 0.0, 0.0))
-                continue
-            iv, mean = intervals[3 * ti + k], columns[3 * ti + k]
-            if scorer._rounded:
-                stats.append(Stat(round5(iv.low), round5(iv.mean), round5(iv.high), mean))
-            else:
-                stats.append(Stat(iv.low, mean, iv.high, mean))
-        out[name] = AggregateScore(*stats)
-    return out
-
-
 def _value_columns(rouge_types):
     # per type P, R, F: the order of RougeScorer._aggregate's value rows
     return ["%s|%d" % (t, k) for t in rouge_types for k in range(3)]
@@ -309,7 +289,7 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
     if count:
         from .batch import perl_bootstrap
         intervals = perl_bootstrap(values, ["%s.%s" % (i, system_id) for i in ids], int(n_bootstrap), confidence)
-    return _stats(scorer, intervals, means, count), count, skipped
+    return scorer._aggregate_scores(intervals, means, count), count, skipped
 
 
 # Poisson(1) by inversion of 32 random bits: the CDF's thresholds P(X <= k) * 2**32 for
@@ -475,7 +455,7 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
             replicate_means = np.where(total["weights"][:, None] > 0,
                                        total["sums"] / total["weights"][:, None], 0.0)
         intervals = [interval(replicate_means[:, j], confidence) for j in range(width)]
-    return _stats(scorer, intervals, means, count), count, total["skipped"]
+    return scorer._aggregate_scores(intervals, means, count), count, total["skipped"]
 
 
 def corpus_score(df, predictions: str = "prediction", references: str = "reference",
