@@ -525,13 +525,19 @@ def _score_parser():
     return parser
 
 
+def _inputs(args, path, flag, stderr):
+    """(texts, references, ids): the system summaries at ``path`` (named by ``flag`` in errors) and
+    their references, read as the command's input options say (score, and compare's baseline)."""
+    texts, ids = load_texts(path, flag, args.input_format, args.sentence_sep, args.field, stderr.write)
+    references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
+                                 stderr.write)
+    return texts, references, ids
+
+
 def _run_score(argv, stdout, stderr) -> int:
     args = _parse(_score_parser(), argv, stderr)
     scorer = _make_scorer(args)
-    texts, ids = load_texts(args.predictions, "--predictions", args.input_format, args.sentence_sep, args.field,
-                            stderr.write)
-    references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
-                                 stderr.write)
+    texts, references, ids = _inputs(args, args.predictions, "--predictions", stderr)
     result = _score(scorer, texts, references, ids, args, stderr, "scoring")
     if args.format == "json":
         report = _json_report(result, len(ids))
@@ -581,10 +587,7 @@ def _run_compare(argv, stdout, stderr) -> int:
     if not 0 < args.significance_level < 1:
         raise UsageError("--significance-level must be in (0, 1), got %r" % args.significance_level)
     scorer = _make_scorer(args)
-    texts, ids = load_texts(args.baseline, "--baseline", args.input_format, args.sentence_sep, args.field,
-                            stderr.write)
-    references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
-                                 stderr.write)
+    texts, references, ids = _inputs(args, args.baseline, "--baseline", stderr)
     base = _score(scorer, texts, references, ids, args, stderr, "baseline")
     methods = ("bootstrap", "randomization") if args.method == "both" else (args.method,)
     results = []
