@@ -5,7 +5,6 @@ The anchor is a test dependency (``pip install multilingual-rouge==0.0.1 pyonmtt
 tests that need it skip without it.
 """
 import random
-import sys
 import unicodedata
 
 import pytest
@@ -87,6 +86,20 @@ def gen_text(rng, script, length=None):
         else:
             out.append(_char(rng, SCRIPTS["latin"]))
     return "".join(out)
+
+
+def multiline_pairs(seed, count):
+    """count (prediction, reference) texts of 1-3 lines in one script each, the reference sharing
+    about half of the prediction's lines."""
+    rng = random.Random(seed)
+    preds, refs = [], []
+    for _ in range(count):
+        script = rng.choice(sorted(SCRIPTS))
+        base = [gen_text(rng, script, rng.randint(3, 30)) for _ in range(rng.randint(1, 3))]
+        other = [s if rng.random() < 0.5 else gen_text(rng, script, rng.randint(3, 30)) for s in base]
+        preds.append("\n".join(base))
+        refs.append("\n".join(other))
+    return preds, refs
 
 
 @pytest.fixture(scope="module")
@@ -228,14 +241,7 @@ def test_engine_scores_equal_anchor_tokens(anchor):
                       tokenizer="xlsum")
     w = eng.worker()
     ref_scorer = RougeScorer(names, flavor="rouge_score", tokenizer=lambda text: anchor(text))
-    rng = random.Random("engine-scores")
-    preds, refs = [], []
-    for i in range(400):
-        script = rng.choice(sorted(SCRIPTS))
-        base = [gen_text(rng, script, rng.randint(3, 30)) for _ in range(rng.randint(1, 3))]
-        other = [s if rng.random() < 0.5 else gen_text(rng, script, rng.randint(3, 30)) for s in base]
-        preds.append(("\n".join(base)))
-        refs.append(("\n".join(other)))
+    preds, refs = multiline_pairs("engine-scores", 400)
     got, _ = w.run(preds, refs, 0, len(preds), False)
 
     def lines_agree(text):
@@ -354,14 +360,7 @@ def test_engine_equals_anchor_scorer(anchor):
     lsum = core.Engine("rouge_score", [("rougeLsum", "Lsum", 0, 1.0, -1, False)], 0, 0, "average", False, 0.5,
                        None, Score, PairStats, tokenizer="xlsum_basic").worker()
     scorer = rouge_scorer.RougeScorer(list(kinds), lang=None)
-    rng = random.Random("anchor-scorer")
-    preds, refs = [], []
-    for i in range(300):
-        script = rng.choice(sorted(SCRIPTS))
-        base = [gen_text(rng, script, rng.randint(3, 30)) for _ in range(rng.randint(1, 3))]
-        other = [s if rng.random() < 0.5 else gen_text(rng, script, rng.randint(3, 30)) for s in base]
-        preds.append(("\n".join(base)))
-        refs.append(("\n".join(other)))
+    preds, refs = multiline_pairs("anchor-scorer", 300)
     got_main, _ = main.run(preds, refs, 0, len(preds), False)
     got_lsum, _ = lsum.run(preds, refs, 0, len(preds), False)
     for p, r, g, gl in zip(preds, refs, got_main, got_lsum):
