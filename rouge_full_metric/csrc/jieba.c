@@ -128,6 +128,7 @@ typedef struct {
     const void *data;
     Py_ssize_t *ends, *first;   /* the DAG: ends of position k are ends[first[k] .. first[k+1]) */
     int64_t *freqs;             /* FREQ of each DAG edge's word (0: use 1) */
+    Py_ssize_t capedges;        /* room in ends and freqs */
     double *route_v;            /* route[k] = (route_v[k], route_x[k]) */
     Py_ssize_t *route_x;
     double *v;                  /* viterbi: 4 per position */
@@ -240,6 +241,18 @@ static int jb_flush(JiebaCut *c, Py_ssize_t a, Py_ssize_t b) {
     return 0;
 }
 
+/* Twice the room for DAG edges (a position has as many as dictionary words start there). */
+static int jb_grow_edges(JiebaCut *c) {
+    Py_ssize_t cap = c->capedges * 2;
+    Py_ssize_t *e = (Py_ssize_t *)PyMem_Realloc(c->ends, (size_t)cap * sizeof(Py_ssize_t));
+    if (e) c->ends = e;
+    int64_t *f = e ? (int64_t *)PyMem_Realloc(c->freqs, (size_t)cap * sizeof(int64_t)) : NULL;
+    if (f) c->freqs = f;
+    if (!e || !f) { PyErr_NoMemory(); return -1; }
+    c->capedges = cap;
+    return 0;
+}
+
 static int jb_cut(JiebaCut *c, Py_ssize_t n) {
     const CharTrie *t = &c->m->freq;
     /* get_DAG */
@@ -249,11 +262,19 @@ static int jb_cut(JiebaCut *c, Py_ssize_t n) {
         uint32_t node = ct_child(t, 0, JB_CH(c, k));
         Py_ssize_t i = k;
         while (i < n && node && t->end[node]) {      /* while frag in FREQ */
-            if (t->value[node]) { c->ends[ne] = i; c->freqs[ne++] = t->value[node]; }
+            if (t->value[node]) {
+                if (ne == c->capedges && jb_grow_edges(c)) return -1;
+                c->ends[ne] = i;
+                c->freqs[ne++] = t->value[node];
+            }
             i++;
             if (i < n) node = ct_child(t, node, JB_CH(c, i));
         }
-        if (ne == c->first[k]) { c->ends[ne] = k; c->freqs[ne++] = 0; }
+        if (ne == c->first[k]) {
+            if (ne == c->capedges && jb_grow_edges(c)) return -1;
+            c->ends[ne] = k;
+            c->freqs[ne++] = 0;
+        }
     }
     c->first[n] = ne;
     /* calc: route[idx] = max((log(FREQ.get(word) or 1) - logtotal + route[x + 1][0], x)) */
@@ -297,18 +318,9 @@ static PyObject *mod_jieba_cut_block(PyObject *self, PyObject *args) {
     if (!out || n == 0) return out;
     size_t cap = (size_t)n + 1;
     JiebaCut c = {m, text, out, PyUnicode_KIND(text), PyUnicode_DATA(text)};
-    /* a position has at most as many DAG ends as the run of dictionary keys that starts there */
-    size_t maxdepth = 1;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        uint32_t node = ct_child(&m->freq, 0, JB_CH(&c, k));
-        size_t d = 1;
-        for (Py_ssize_t i = k + 1; node && m->freq.end[node] && i < n; i++, d++)
-            node = ct_child(&m->freq, node, JB_CH(&c, i));
-        if (d > maxdepth) maxdepth = d;
-    }
-    size_t nedges = cap * maxdepth;
-    c.ends = (Py_ssize_t *)PyMem_Malloc(nedges * sizeof(Py_ssize_t));
-    c.freqs = (int64_t *)PyMem_Malloc(nedges * sizeof(int64_t));
+    c.capedges = (Py_ssize_t)cap;   /* one end a position at least; grown as words start */
+    c.ends = (Py_ssize_t *)PyMem_Malloc((size_t)c.capedges * sizeof(Py_ssize_t));
+    c.freqs = (int64_t *)PyMem_Malloc((size_t)c.capedges * sizeof(int64_t));
     c.first = (Py_ssize_t *)PyMem_Malloc((cap + 1) * sizeof(Py_ssize_t));
     c.route_v = (double *)PyMem_Malloc((cap + 1) * sizeof(double));
     c.route_x = (Py_ssize_t *)PyMem_Malloc((cap + 1) * sizeof(Py_ssize_t));
