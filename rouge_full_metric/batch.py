@@ -226,15 +226,16 @@ def _xlsum_engine(scorer, types):
     native = _has_xlsum_tokenizer()
     whole_types = [t for t in types if t[1] != "Lsum"]
     sentence_types = [t for t in types if t[1] == "Lsum"]
+    core = scorer.rules.core   # rouge_score's rules
     if native and (scorer.language is None or not scorer.language.segmenter):
         stem = _stem_filter(scorer.language, scorer.use_stemmer, "porter")
-        whole = _engine("rouge_score", whole_types, 0, scorer, stem, tokenizer="xlsum") if whole_types else None
-        sentences = (_engine("rouge_score", sentence_types, 0, scorer, stem, tokenizer="xlsum_basic")
+        whole = _engine(core, whole_types, 0, scorer, stem, tokenizer="xlsum") if whole_types else None
+        sentences = (_engine(core, sentence_types, 0, scorer, stem, tokenizer="xlsum_basic")
                      if sentence_types else None)
         return _XlsumScorer(whole, sentences, None, None, None)
     tokenizer = "whitespace" if native else None
-    whole = _engine("rouge_score", whole_types, 0, scorer, tokenizer=tokenizer) if whole_types else None
-    sentences = _engine("rouge_score", sentence_types, 0, scorer, tokenizer=tokenizer) if sentence_types else None
+    whole = _engine(core, whole_types, 0, scorer, tokenizer=tokenizer) if whole_types else None
+    sentences = _engine(core, sentence_types, 0, scorer, tokenizer=tokenizer) if sentence_types else None
     return _XlsumScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize, _Words(not native))
 
 
@@ -242,32 +243,35 @@ def _lang_engine(scorer, types):
     """Flavors rouge155/paper with ``lang`` on the core.  With the core's XL-Sum tokenizer, an
     unsegmented language without a word limit is tokenized in C (``tokenizer="xlsum"``, the
     language's stemmer as the token filter); otherwise Python tokenizes and hands words over."""
-    if scorer.flavor not in ("rouge155", "paper"):
-        return None
     language = scorer.language
     # The core's own tokenizers take no word limit: pseudo-words through its Perl reader then.
     if not _has_xlsum_tokenizer() or scorer.word_limit:
-        return _PretokenizedScorer(_engine(scorer.flavor, types, scorer.word_limit, scorer),
+        return _PretokenizedScorer(_engine(scorer.rules.core, types, scorer.word_limit, scorer),
                                    scorer._lang_tokenize, _Words(True))
     if language.segmenter:
-        engine = _engine(scorer.flavor, types, 0, scorer, tokenizer="whitespace")
+        engine = _engine(scorer.rules.core, types, 0, scorer, tokenizer="whitespace")
         return _PretokenizedScorer(engine, scorer._lang_tokenize, _Words(False))
     stem = _stem_filter(language, scorer.use_stemmer, None)
-    return _CompiledScorer(_engine(scorer.flavor, types, 0, scorer, stem, tokenizer="xlsum"))
+    return _CompiledScorer(_engine(scorer.rules.core, types, 0, scorer, stem, tokenizer="xlsum"))
 
 
 def _first_or_none(tokens):
     return tokens[0] if tokens else None
 
 
+def _tokenizer_filter(scorer):
+    """rouge_score's tokenizer as the per-token callable the core calls on a token's first sight
+    (None: keep every token)."""
+    if not scorer.use_stemmer:
+        return None
+    # rouge_score's own tokenizer applied to one clean token gives [stem] or [] (invalid).
+    tokenize = scorer._rs_tokenize
+    return lambda token: _first_or_none(tokenize(token))
+
+
 def _token_filter(scorer):
-    """The per-token callable the core calls on a token's first sight (None: keep every token)."""
-    if scorer.flavor == "rouge_score":
-        if not scorer.use_stemmer:
-            return None
-        # rouge_score's own tokenizer applied to one clean token gives [stem] or [] (invalid).
-        tokenize = scorer._rs_tokenize
-        return lambda token: _first_or_none(tokenize(token))
+    """The Perl's stop words and stemmer as the per-token callable the core calls on a token's
+    first sight (None: keep every token)."""
     token_filter = scorer._token_filter   # stop words, then the Perl stemmer, memoized
     if getattr(token_filter, "settings", None) == (False, False):
         return None
@@ -278,7 +282,7 @@ def _native_filter(scorer):
     """The settings and tables with which the core applies ``scorer._token_filter`` itself
     (taken from the filter, which is what the pure-Python engine runs), or None."""
     settings = getattr(scorer._token_filter, "settings", None)
-    if scorer.flavor == "rouge_score" or settings is None or settings == (False, False):
+    if settings is None or settings == (False, False):
         return None
     from .stemmer import WORDNET_EXCEPTION_TABLE
     from .tokenization import STOPWORDS
@@ -288,10 +292,28 @@ def _native_filter(scorer):
             WORDNET_EXCEPTION_TABLE if use_stemmer else {})
 
 
+def _plain_engine(scorer, types, token_filter, native_filter):
+    return _CompiledScorer(compiled.core.Engine(scorer.rules.core, types, scorer.word_limit or 0,
+                                                scorer.byte_limit or 0, scorer.multi_ref, bool(scorer.jackknife),
+                                                float(scorer.alpha), token_filter, Score, PairStats, native_filter))
+
+
+def _perl_engine(scorer, types):
+    """Flavors reading texts as the Perl does (rules rouge155, paper), without ``lang``: the core's
+    reader, stop words and stemmer."""
+    return _plain_engine(scorer, types, _token_filter(scorer), _native_filter(scorer))
+
+
+def _tokenizer_engine(scorer, types):
+    """Flavor rouge_score: the core's rouge_score reader, rouge_score's stemmer called per token."""
+    return _plain_engine(scorer, types, _tokenizer_filter(scorer), None)
+
+
 def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     """The compiled form of ``scorer``'s options, or None when the pure-Python engine must run
-    (core not built or disabled, or options the core does not implement: a custom tokenizer,
-    flavor ``matlab``).
+    (core not built or disabled, or options the core does not implement: a custom tokenizer, a
+    flavor without one, see ``rules.compiled_engine``).  Kept beside the scorer (a weak
+    reference), never in it: a pickled or copied scorer builds its own.
 
     >>> from rouge_full_metric import RougeScorer
     >>> (compiled_scorer(RougeScorer(["rouge1"])) is not None) == compiled.AVAILABLE
@@ -306,13 +328,7 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     if getattr(scorer, "tokenizer", None) is None:   # a custom tokenizer runs in Python
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
                   bool(t.unigrams)) for t in scorer.types]
-        if getattr(scorer, "lang", None) is not None or scorer.flavor == "xlsum":
-            result = _xlsum_engine(scorer, types) if scorer.flavor == "xlsum" else _lang_engine(scorer, types)
-        elif scorer.flavor in ("rouge155", "paper", "rouge_score"):
-            engine = compiled.core.Engine(scorer.flavor, types, scorer.word_limit or 0, scorer.byte_limit or 0,
-                                          scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
-                                          _token_filter(scorer), Score, PairStats, _native_filter(scorer))
-            result = _CompiledScorer(engine)
+        result = scorer.rules.compiled_engine(scorer, types)
     _compiled_cache[scorer] = (result,)
     return result
 

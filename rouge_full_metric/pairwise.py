@@ -116,7 +116,7 @@ def _resolve_type(scorer, rouge_type: Optional[str]) -> str:
 
 def _corpus(single, texts_a, texts_b):
     """(compiled scorer, corpus) or None when the pure-Python engine must run."""
-    if single.lang is not None or single.flavor == "xlsum":
+    if single.lang is not None or not single.rules.pair_kernels:
         return None   # the pair kernels read texts with the Perl's (or rouge_score's) byte tokenizer
     cs = compiled_scorer(single)
     if cs is None or not hasattr(compiled.core, "pair_corpus"):
@@ -129,9 +129,8 @@ def _corpus(single, texts_a, texts_b):
 
 
 # ----------------------------------------------------------------------------- pure Python
-# Flavors whose texts are read once by ``_prepare`` and scored by ``_pair_stats``; any other
-# flavor is scored pair by pair through ``score`` itself.
-_PREPARED_FLAVORS = ("rouge155", "paper", "rouge_score")
+# Flavors with ``rules.pairwise_reads_once`` read their texts once by ``_prepare`` and score them
+# by ``_pair_stats``; any other flavor is scored pair by pair through ``score`` itself.
 
 
 class _Raw:
@@ -144,7 +143,7 @@ class _Raw:
 
 
 def _prepare(single, texts, argument):
-    if single.flavor not in _PREPARED_FLAVORS:
+    if not single.rules.pairwise_reads_once:
         return [_Raw(t) for t in texts]
     return [single._prepare(t, "%s[%d]" % (argument, k)) for k, t in enumerate(texts)]
 

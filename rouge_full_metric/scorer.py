@@ -3,17 +3,25 @@
 Flow (as sacreBLEU's): text -> the Perl's two readers (:mod:`.tokenization`) -> per-reference
 sufficient statistics for each rouge type (:class:`.scoring.PairStats`) -> a Score per example
 (``multi_ref``, ``jackknife``) -> corpus aggregate (the Perl's bootstrap, :mod:`.bootstrap`).
+
+A flavor's rules (defaults, accepted options, tokenizers, rounding, F, multi-reference and NaN
+rules, corpus ``mid``, engines) live in its own module, ``flavor_<name>.py``, found through
+:mod:`.flavors`; this module reads them from ``self.rules`` and never tests a flavor's name.
+A scorer *is* its options: pickling, ``copy`` and dill carry the options only, and the
+tokenizers and compiled engines built from them are rebuilt on first use (never serialized).
 """
 import math
 import numbers
 import sys
+import threading
 from collections import Counter
 from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
 from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examples, score_one
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import lang_pipeline, languages, lost_text, matlab, rouge_score_flavor
+from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor
+from .flavor_base import MULTI_REF
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
@@ -21,11 +29,7 @@ from .ngrams import skip_bigram_stats
 
 __version__ = "0.1.0"
 
-FLAVORS = ("rouge155", "paper", "rouge_score", "matlab", "xlsum")
-MULTI_REF = ("average", "best", "max", "max_rp")
-# What each flavor does when multi_ref / jackknife are left as None.
-FLAVOR_DEFAULTS = {"rouge155": ("average", False), "paper": ("max", True), "rouge_score": ("max", False),
-                   "matlab": ("max", False), "xlsum": ("max", False)}
+FLAVORS = flavors.NAMES
 
 Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
@@ -103,8 +107,8 @@ def _check_limit(name: str, value) -> Optional[int]:
     return int(value) or None
 
 
-# Options are read once, at construction, into the token filter, the tokenizer and the compiled
-# engine: an option changed afterwards would be half-applied (issue 12, R7), so they are read-only.
+# Options are read once, into the token filter, the tokenizer and the compiled engine: an option
+# changed afterwards would be half-applied (issue 12, R7), so they are read-only.
 _READ_ONLY_MESSAGE = ("RougeScorer options are fixed at construction: cannot change %r afterwards "
                       "(it would be applied by one engine and not the other); build a new "
                       "RougeScorer(..., %s=...) instead")
@@ -112,7 +116,7 @@ _READ_ONLY_MESSAGE = ("RougeScorer options are fixed at construction: cannot cha
 
 def _read_only_after(init):
     """Wrap ``RougeScorer.__init__``: once it returns, setting or deleting an attribute raises
-    AttributeError (pickle and copy restore ``__dict__`` directly, so they still work)."""
+    AttributeError (``__setstate__`` sets the read-only mark itself)."""
     def wrapper(self, *args, **kwargs):
         init(self, *args, **kwargs)
         object.__setattr__(self, "_read_only", True)
@@ -123,6 +127,20 @@ def _read_only_after(init):
 
 
 _MISSING = object()
+
+# What a scorer pickles (its whole state): the options as validated, in RougeScorer's order.
+_OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit",
+            "multi_ref", "jackknife", "alpha", "tokenizer", "lang")
+
+# Serializes the first build of a scorer's readers (two threads would build the same thing twice).
+_build_lock = threading.Lock()
+
+
+def _reader(key: str, doc: str):
+    """A read-only attribute built from the options on first use (``RougeScorer._readers``)."""
+    def get(self):
+        return self._readers().get(key)
+    return property(get, doc=doc)
 
 
 class RougeScorer:
@@ -172,6 +190,19 @@ class RougeScorer:
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
                  multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5,
                  tokenizer=None, lang=None):
+        self._configure(dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
+                             remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
+                             multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer,
+                             lang=lang))
+        # Built now so that a missing package or a bad tokenizer fails here, not at the first score
+        # (after pickling they are rebuilt on first use).
+        self._readers()
+
+    def _configure(self, options: dict) -> None:
+        """Validate ``options`` into this scorer's attributes (construction and unpickling)."""
+        rouge_types, flavor, multi_ref, jackknife, alpha, tokenizer, lang = (
+            options["rouge_types"], options["flavor"], options["multi_ref"], options["jackknife"],
+            options["alpha"], options["tokenizer"], options["lang"])
         if isinstance(rouge_types, str):
             rouge_types = [rouge_types]
         if not isinstance(rouge_types, (list, tuple)):
@@ -181,78 +212,60 @@ class RougeScorer:
         types = [parse_rouge_type(t) for t in rouge_types]
         self.types: List[RougeType] = list({t.name: t for t in types}.values())
         self.rouge_types = [t.name for t in self.types]
-        if flavor not in FLAVORS:
-            raise ValueError("flavor must be one of %s, got %r" % (", ".join(FLAVORS), flavor))
+        self.rules = flavors.get(flavor)
         self.flavor = flavor
-        self.use_stemmer = _check_bool("use_stemmer", use_stemmer)
-        self.remove_stopwords = _check_bool("remove_stopwords", remove_stopwords)
-        self.word_limit = _check_limit("word_limit", word_limit)
-        self.byte_limit = _check_limit("byte_limit", byte_limit)
+        self.use_stemmer = _check_bool("use_stemmer", options["use_stemmer"])
+        self.remove_stopwords = _check_bool("remove_stopwords", options["remove_stopwords"])
+        self.word_limit = _check_limit("word_limit", options["word_limit"])
+        self.byte_limit = _check_limit("byte_limit", options["byte_limit"])
         if self.word_limit and self.byte_limit:
             raise ValueError("word_limit and byte_limit cannot both be set (the Perl's -l and -b "
-                             "exclude each other), got %r and %r" % (word_limit, byte_limit))
-        default_multi, default_jack = FLAVOR_DEFAULTS[flavor]
+                             "exclude each other), got %r and %r" % (options["word_limit"], options["byte_limit"]))
         if multi_ref is None:
-            multi_ref = default_multi
+            multi_ref = self.rules.multi_ref
         if multi_ref not in MULTI_REF:
             raise ValueError("multi_ref must be one of %s, got %r" % (", ".join(MULTI_REF), multi_ref))
-        if multi_ref == "max_rp" and flavor != "paper":
-            raise ValueError("multi_ref='max_rp' (Lin & Och 2004 eqs. 7-9) is only defined in flavor 'paper', "
-                             "got flavor %r" % (flavor,))
-        if flavor == "paper":
-            for t in self.types:
-                if t.kind == "W" and not t.weight > 1:
-                    raise ValueError("rouge_types: %r needs a weight > 1 in flavor 'paper' (the papers require "
-                                     "f(x+y) > f(x)+f(y) for f(k) = k^w), e.g. rougeW-1.2" % t.name)
         self.multi_ref = multi_ref
         jackknife = _check_bool("jackknife", jackknife, allow_none=True)
-        self.jackknife = default_jack if jackknife is None else jackknife
-        if flavor == "matlab":
-            matlab.check_options(self.types, use_stemmer, remove_stopwords, self.word_limit, self.byte_limit,
-                                 multi_ref, self.jackknife, tokenizer)
+        self.jackknife = self.rules.jackknife if jackknife is None else jackknife
+        self.tokenizer = tokenizer
+        self.rules.check(self)
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 <= alpha <= 1:
             raise ValueError("alpha must be a number in [0, 1] (0 = recall, 1 = precision), got %r" % (alpha,))
         self.alpha = float(alpha)
-        self._rounded = flavor == "rouge155"
-        self._rouge_score_f = flavor in ("rouge_score", "xlsum") and self.alpha == 0.5
+        self._rounded = self.rules.rounded
+        self._rouge_score_f = self.rules.rouge_score_f and self.alpha == 0.5
         self._needs_sentences = any(t.kind in ("Lsum", "W") for t in self.types)
-        self._token_filter = make_token_filter(self.use_stemmer, self.remove_stopwords)
-        self.tokenizer = tokenizer
-        self._rs_tokenize = None
-        self._rs_sentence_tokenize = None
         self.language = languages.resolve(lang)
         self.lang = self.language.name if self.language is not None else None
-        self._lang_tokenize = None
-        if flavor == "xlsum" or self.language is not None:
-            self._init_lang(tokenizer)
-        elif flavor == "rouge_score":
-            rouge_score_flavor.check_options(self.types, self.word_limit, self.byte_limit, self.remove_stopwords)
-            self._rs_tokenize = rouge_score_flavor.make_tokenizer(self.use_stemmer, tokenizer)
-        elif tokenizer is not None and flavor != "matlab":
-            raise ValueError("tokenizer is only used by flavor 'rouge_score'; flavors 'rouge155' and "
-                             "'paper' tokenize as ROUGE-1.5.5.pl does")
+        self.rules.check_reading(self)
+        self.__dict__["_built"] = None   # the readers, built by _readers() on first use
 
-    def _init_lang(self, tokenizer):
-        if tokenizer is not None:
-            raise ValueError("tokenizer cannot be combined with lang or flavor 'xlsum', which tokenize "
-                             "as XL-Sum's scorer does; use flavor 'rouge_score' for a custom tokenizer")
-        if self.flavor == "rouge_score":
-            raise ValueError("lang is not an option of flavor 'rouge_score' (Google's rouge_score has "
-                             "none); use flavor='xlsum' for XL-Sum's multilingual rouge_score")
-        if self.flavor == "matlab":
-            raise ValueError("lang is not an option of flavor 'matlab' (it tokenizes as MATLAB's "
-                             "tokenizedDocument, see rouge_full_metric.matlab); give it lists of words")
-        if self.flavor == "xlsum":
-            rouge_score_flavor.check_options(self.types, self.word_limit, self.byte_limit, self.remove_stopwords)
-            self._rs_tokenize, self._rs_sentence_tokenize = lang_pipeline.make(self.language, self.use_stemmer)
-            return
-        if self.remove_stopwords:
-            raise ValueError("remove_stopwords is the Perl's English SMART list and is not defined with "
-                             "lang=%r; leave it False" % self.lang)
-        if self.byte_limit:
-            raise ValueError("byte_limit counts the Perl's raw bytes and is not defined with lang=%r; "
-                             "use word_limit, which counts tokens" % self.lang)
-        self._lang_tokenize = lang_pipeline.perl_tokenizer(self.language, self.use_stemmer)
+    def _readers(self) -> dict:
+        """The tokenizers and token filter of the options (``self.rules.readers``), built once
+        per scorer and process: never pickled, never shared with a copy."""
+        built = self.__dict__["_built"]
+        if built is None:
+            with _build_lock:
+                built = self.__dict__["_built"]
+                if built is None:
+                    built = self.__dict__["_built"] = self.rules.readers(self)
+        return built
+
+    _token_filter = _reader("token_filter", "The Perl's stop words and stemmer, memoized (:mod:`.tokenization`).")
+    _rs_tokenize = _reader("rs_tokenize", "rouge_score's (or XL-Sum's) tokenizer of a whole text, or None.")
+    _rs_sentence_tokenize = _reader("rs_sentence_tokenize", "XL-Sum's rougeLsum sentence tokenizer, or None.")
+    _lang_tokenize = _reader("lang_tokenize", "A language's tokens of one line (rouge155/paper with lang), or None.")
+
+    # ----------------------------------------------------------------------------- pickling, copy
+    def __getstate__(self) -> dict:
+        """The options only: what was built from them (tokenizers, segmenters holding C objects,
+        compiled engines) is rebuilt on first use wherever the scorer arrives."""
+        return {name: getattr(self, name) for name in _OPTIONS}
+
+    def __setstate__(self, state: dict) -> None:
+        self._configure(state)
+        object.__setattr__(self, "_read_only", True)
 
     # ----------------------------------------------------------------------------- read-only options
     def __setattr__(self, name, value):
@@ -279,15 +292,8 @@ class RougeScorer:
             "stop:" + ("yes" if self.remove_stopwords else "no"), "limit:" + limit,
             "multi:" + self.multi_ref, "jk:" + ("yes" if self.jackknife else "no"),
             "alpha:%g" % self.alpha, "ci:%g/%d" % (confidence, n_bootstrap)]
-            + (["tok:custom"] if self.tokenizer is not None else []) + self._lang_signature()
+            + (["tok:custom"] if self.tokenizer is not None else []) + self.rules.signature(self)
             + ["v:" + __version__])
-
-    def _lang_signature(self) -> List[str]:
-        if self.flavor != "xlsum" and self.language is None:
-            return []
-        default = "porter" if self.flavor == "xlsum" else None
-        packages = lang_pipeline.versions(self.language, self.use_stemmer, default)
-        return ["lang:" + (self.lang or "none")] + (["pkgs:" + packages] if packages else [])
 
     def __repr__(self):
         return "RougeScorer(rouge_types=%r, %s)" % (self.rouge_types, self.signature())
@@ -338,7 +344,7 @@ class RougeScorer:
     # ----------------------------------------------------------------------------- statistics
     def _pair_stats(self, rtype: RougeType, pred: _Text, ref: _Text) -> PairStats:
         kind = rtype.kind
-        paper = self.flavor == "paper"
+        rules = self.rules
         if kind == "N":
             n = rtype.n
             pc = pred.counts(("N", n), lambda: ngram_counts(pred.summary.tokens, n))
@@ -347,7 +353,7 @@ class RougeScorer:
         if kind == "S":
             # one pair at a time: the texts' pair tables would take memory ~ their pairs
             hits, rcount, pcount = skip_bigram_stats(ref.summary.tokens, pred.summary.tokens, rtype.max_gap,
-                                                     rtype.unigrams, paper)
+                                                     rtype.unigrams, rules.su_every_unigram)
             return self._count_stats(hits, rcount, pcount)
         if kind == "L":
             model, peer = self._flat_tokens(ref), self._flat_tokens(pred)
@@ -356,7 +362,7 @@ class RougeScorer:
         if kind == "Lsum":
             model_sents, peer_sents = ref.summary.sentences, pred.summary.sentences
             peer_len = len(pred.summary.tokens)
-            if paper:
+            if rules.lsum_clipped:
                 # Lin's eq. 6 clipped as ROUGE >= 1.4.1 clips it: a word is credited at most as many
                 # times as it occurs in the candidate (and the reference), so P and F stay <= 1.
                 hits = union_lcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred))
@@ -385,7 +391,7 @@ class RougeScorer:
         return text.counts(("N", 1), lambda: ngram_counts(text.summary.tokens, 1))
 
     def _wlcs_stats(self, weight: float, pred: _Text, ref: _Text) -> PairStats:
-        if self.flavor == "paper":
+        if self.rules.w_whole_text:
             # The papers define ROUGE-W on one sequence: the whole texts, f⁻¹-normalized.
             model, peer = self._flat_tokens(ref), self._flat_tokens(pred)
             f = weight_table(weight, max(len(model), len(peer)) + 1)
@@ -406,8 +412,8 @@ class RougeScorer:
 
     def _example(self, prediction: Text, references, index: Optional[int] = None):
         where = "" if index is None else "[%d]" % index
-        if self.flavor == "matlab":
-            return matlab.example(self.types, self.alpha, prediction, references, where)
+        if self.rules.example is not None:   # the flavor reads and scores the example itself
+            return self.rules.example(self, prediction, references, where)
         refs = _reference_list(references, "references" + where)
         pred = self._prepare(prediction, "predictions" + where if index is not None else "prediction")
         prepared = [self._prepare(r, "references%s[%d]" % (where, k)) for k, r in enumerate(refs)]
@@ -420,7 +426,7 @@ class RougeScorer:
         for t in self.types:
             out[t.name] = reduce(stats[t.name], self.multi_ref, self.alpha,
                                  t.weight if t.kind == "W" else 0.0, self._rounded, self._rouge_score_f,
-                                 self.flavor == "paper" and t.kind == "N")
+                                 self.rules.n_max_by_recall and t.kind == "N")
         return out
 
     # ----------------------------------------------------------------------------- public API
@@ -556,22 +562,22 @@ class RougeScorer:
     def _check_lost(self, predictions, references, single: bool = False) -> None:
         """Warn (:class:`.lost_text.LostTextWarning`) when an ASCII-only tokenizer drops most of a
         text's letters; ``lang`` pipelines and custom tokenizers keep every letter."""
-        if self.language is not None or self.flavor == "xlsum" or self.tokenizer is not None:
+        rules = self.rules
+        if self.language is not None or rules.lost_text_tokenizer is None or self.tokenizer is not None:
             return
         try:
-            found = lost_text.first_lost(predictions, references, single, self.flavor == "rouge_score")
+            found = lost_text.first_lost(predictions, references, single, rules.lost_text_rouge_score)
         except TypeError:   # malformed input: the scoring code raises the precise error
             return
         if found is not None:
-            lost_text.warn(found, "rouge_score's tokenizer" if self.flavor == "rouge_score"
-                           else "ROUGE-1.5.5.pl's tokenizer", stacklevel=4)
+            lost_text.warn(found, rules.lost_text_tokenizer, stacklevel=4)
 
     def _aggregate(self, per_example, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
         names = self.rouge_types
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
         values = [[s[t][k] for t in names for k in range(3)] for s in per_example]
         count = len(per_example)
-        if self.flavor == "matlab" and any(math.isnan(v) for row in values for v in row):
+        if self.rules.omit_nan and any(math.isnan(v) for row in values for v in row):
             return self._aggregate_omitting_nan(values, keys, confidence, n_bootstrap)
         if not count:
             return self._aggregate_scores(None, None, 0)
@@ -581,7 +587,7 @@ class RougeScorer:
 
     def _aggregate_scores(self, intervals, means, count) -> Dict[str, AggregateScore]:
         """{type: AggregateScore} from one bootstrap Interval and one mean per column (type-major,
-        then P/R/F); zeros without examples; the Perl's rounding of the interval in flavor rouge155.
+        then P/R/F); zeros without examples; ``mid`` as the flavor takes it (``rules.corpus_stat``).
         Also the Spark corpus score's last step (spark.py)."""
         out = {}
         for ti, name in enumerate(self.rouge_types):
@@ -590,17 +596,13 @@ class RougeScorer:
                 if not count:
                     stats.append(Stat(0.0, 0.0, 0.0, 0.0))
                     continue
-                iv, mean = intervals[3 * ti + k], means[3 * ti + k]
-                if self._rounded:
-                    stats.append(Stat(round5(iv.low), round5(iv.mean), round5(iv.high), mean))
-                else:
-                    stats.append(Stat(iv.low, mean, iv.high, mean))
+                stats.append(Stat(*self.rules.corpus_stat(intervals[3 * ti + k], means[3 * ti + k])))
             out[name] = AggregateScore(*stats)
         return out
 
     def _aggregate_omitting_nan(self, values, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
-        """Flavor matlab: each statistic over the examples where it is defined (MATLAB's
-        ``mean(..., "omitnan")``), its bootstrap over those examples; NaN when none is."""
+        """Flavors with ``omit_nan`` (matlab): each statistic over the examples where it is defined
+        (MATLAB's ``mean(..., "omitnan")``), its bootstrap over those examples; NaN when none is."""
         out = {}
         for ti, name in enumerate(self.rouge_types):
             stats = []
