@@ -26,6 +26,32 @@ NEWMM_VERIFIED = ("5.3.0", "5.3.1", "5.3.2", "5.3.3", "5.3.4", "5.3.5", "5.3.7",
 JIEBA_VERIFIED = ("0.39", "0.40", "0.41", "0.42", "0.42.1")
 
 
+class CompiledSegmenter:
+    """A segmenter whose model lives in the compiled core (a PyCapsule), callable as the function
+    it wraps.  Pickled, dill-ed or copied it travels as its name and is rebuilt where it lands
+    (``segmenters.get``): a capsule is never copied -- dill would copy its raw pointer, a double
+    free or a crash once both copies are used or freed (issue 18).
+
+    >>> import pickle
+    >>> segment = CompiledSegmenter("burmese", "burmese", str.split)
+    >>> segment("a b"), pickle.loads(pickle.dumps(segment))("မြန်မာ")
+    (['a', 'b'], ['မြန်', 'မာ'])
+    """
+
+    __slots__ = ("_name", "_language", "_segment")
+
+    def __init__(self, name: str, language: str, segment: Callable[[str], List[str]]):
+        self._name, self._language, self._segment = name, language, segment
+
+    def __call__(self, text: str) -> List[str]:
+        return self._segment(text)
+
+    def __reduce__(self):
+        from .segmenters import get
+
+        return (get, (self._name, self._language))
+
+
 def _release(package: str) -> Optional[str]:
     try:
         return metadata.version(package)
@@ -57,7 +83,7 @@ def newmm_segmenter() -> Optional[Callable[[str], List[str]]]:
     def segment(text: str) -> List[str]:
         return rejoin_formatted_num(core.newmm_segment(trie, text)) if text else []
 
-    return segment
+    return CompiledSegmenter("newmm", "thai", segment)
 
 
 _LIT, _IN, _END, _BRANCH, _REPEAT, _GROUP, _ASSERT = range(1, 8)   # csrc/newmm.c's TX_* codes
@@ -188,7 +214,7 @@ def jieba_segmenter() -> Optional[Callable[[str], List[str]]]:
                         out.extend(piece)
         return out
 
-    return segment
+    return CompiledSegmenter("jieba", "chinese", segment)
 
 
 def _jieba_model(core, dt, finalseg):

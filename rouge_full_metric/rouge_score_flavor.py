@@ -14,9 +14,6 @@ _NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")
 _VALID = re.compile(r"^[a-z0-9]+$")
 
-# Types rouge_score can compute (it only knows rouge1..rouge9; any N is accepted here).
-KINDS = ("N", "L", "Lsum")
-
 
 def _nltk_porter():
     try:
@@ -128,13 +125,3 @@ def fmeasure(precision: float, recall: float) -> float:
         return 2 * precision * recall / (precision + recall)
     return 0.0
 
-
-def check_options(types, word_limit: Optional[int], byte_limit: Optional[int], remove_stopwords: bool):
-    """Reject what rouge_score cannot compute rather than silently mixing definitions."""
-    unsupported = [t.name for t in types if t.kind not in KINDS]
-    if unsupported:
-        raise ValueError("flavor 'rouge_score' computes rouge<N>, rougeL and rougeLsum only; "
-                         "for %s use flavor 'rouge155' or 'paper'" % ", ".join(unsupported))
-    if word_limit or byte_limit or remove_stopwords:
-        raise ValueError("word_limit, byte_limit and remove_stopwords are ROUGE-1.5.5 options that "
-                         "rouge_score does not have; use flavor 'rouge155' for them")
