@@ -8,7 +8,7 @@ F is 2PR/(P+R), written as rouge_score computes it, and several references keep 
 best F.  The LCS back-trace and the union-LCS clipping are the Perl's, so :mod:`.lcs` serves both.
 """
 import re
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List
 
 _NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")

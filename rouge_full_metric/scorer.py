@@ -24,7 +24,7 @@ from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor
 from .flavor_base import MULTI_REF
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
-from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
+from .tokenization import Summary, raw_sentences, read_summary
 from .ngrams import skip_bigram_stats
 
 __version__ = "0.1.0"
