@@ -50,7 +50,8 @@ already tokenized (MATLAB's string-array form), split into sentences at the same
 
 The compiled core does not implement this flavor: it is scored in pure Python
 (``batch.compiled_scorer`` returns None for it), so compiled and Python results are the same
-trivially.
+trivially.  ``RougeScorer(flavor="matlab")`` reaches this module through its rules object,
+:mod:`.flavor_matlab`.
 
 >>> rouge_evaluation_score("the fast brown fox jumped over the lazy dog",
 ...                        ["the quick brown animal jumped over the lazy dog",
