@@ -40,6 +40,19 @@ _executor = None   # a concurrent.futures.ThreadPoolExecutor, created on first u
 _executor_size = 0
 
 
+def _after_fork_in_child():
+    """A forked child has none of its parent's threads: the parent's pool would take work and
+    never run it (score_batch(n_jobs>1) hung), and a lock a parent thread held stays held.  The
+    child starts a pool of its own and rebuilds its compiled scorers from their options."""
+    global _executor, _executor_lock, _executor_size
+    _executor, _executor_size, _executor_lock = None, 0, threading.Lock()
+    _compiled_cache.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def backend() -> str:
     """The engine that scores: ``"compiled"`` or ``"python"`` (see :mod:`.compiled`).
 

@@ -192,6 +192,27 @@ def test_spawn_and_fork_pools(scorers):
         assert _same(pool.map(lambda k: _score_all(every[k]), range(len(every)), chunksize=4), expected)
 
 
+def _batch_in_threads(scorer):
+    predictions = [p for p, _ in PAIRS] * 60
+    references = [r for _, r in PAIRS] * 60
+    return scorer.score_batch(predictions, references, n_jobs=2)
+
+
+def test_fork_after_threads():
+    # A child forked after the parent scored with n_jobs=2 used to inherit the parent's thread
+    # pool without its threads and wait forever.
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    expected = _batch_in_threads(scorer)
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        result = pool.map_async(_batch_in_threads, [scorer])
+        try:
+            got = result.get(timeout=60)
+        except multiprocessing.TimeoutError:
+            pool.terminate()
+            pytest.fail("score_batch(n_jobs=2) hung in a forked child")
+    assert got == [expected]
+
+
 def test_datasets_map_with_num_proc(scorers):
     datasets = pytest.importorskip("datasets")
     chosen = [(o, s) for o, s, _ in scorers if o.get("lang") in ("zh", "th") or o["flavor"] == "xlsum"]
