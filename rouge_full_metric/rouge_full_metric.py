@@ -13,6 +13,7 @@ import evaluate
 from .batch import score_batch
 from .bootstrap import perl_bootstrap
 from .compiled import backend
+from .extras import install_line
 from .lang_pipeline import read_tokens
 from .languages import resolve as resolve_language
 from .lcs import lcs_length
@@ -39,7 +40,7 @@ from .xlsum_unicode import PYONMTTOK_VERSION
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
-             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter)
+             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
