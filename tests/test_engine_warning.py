@@ -18,7 +18,7 @@ import pytest
 
 from rouge_full_metric import compiled
 
-PACKAGE = Path(__file__).resolve().parent.parent / "rouge_full_metric"
+PACKAGE = Path(compiled.__file__).resolve().parent    # the source tree, or an installed wheel under test
 CORE = compiled.core.__file__ if compiled.AVAILABLE else None
 needs_core = pytest.mark.skipif(not compiled.AVAILABLE, reason="no compiled core to install: %s"
                                 % compiled.unavailable_reason())

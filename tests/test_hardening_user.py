@@ -163,12 +163,19 @@ def test_score_keyword_errors_name_the_argument(args, kwargs, message):
 # ----------------------------------------------------------------------------- F-only metric
 
 
+def rouge_full_metric_dir():
+    """The imported package's metric folder (the source tree's, or an installed wheel's)."""
+    import rouge_full_metric
+
+    return rouge_full_metric.EVALUATE_MODULE_DIR
+
+
 @pytest.fixture(scope="module")
 def metric():
     evaluate = pytest.importorskip("evaluate")
     from pathlib import Path
 
-    return evaluate.load(str(Path(__file__).resolve().parent.parent / "rouge_full_metric"))
+    return evaluate.load(rouge_full_metric_dir())
 
 
 PREDS = ["the cat sat on the mat", "police kill the gunman", ""]
@@ -194,7 +201,7 @@ def test_metric_f_only_as_a_load_time_default():
     evaluate = pytest.importorskip("evaluate")
     from pathlib import Path
 
-    module = str(Path(__file__).resolve().parent.parent / "rouge_full_metric")
+    module = rouge_full_metric_dir()
     rouge = evaluate.load(module, return_precision_recall=False)
     assert sorted(rouge.compute(predictions=PREDS, references=REFS)) == ["rouge1", "rouge2", "rougeL", "rougeLsum"]
     assert len(rouge.compute(predictions=PREDS, references=REFS, return_precision_recall=True)) == 12
