@@ -37,7 +37,9 @@ def _site_without_package(tmp_path: Path) -> Path:
     """site-packages mirrored by symlinks, minus every rouge_full_metric (installed or editable)."""
     mirror = tmp_path / "site"
     mirror.mkdir()
-    for folder in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
+    folders = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    folders |= {p for p in sys.path if os.path.basename(p) in ("site-packages", "dist-packages") and os.path.isdir(p)}
+    for folder in sorted(folders):
         for entry in os.listdir(folder):
             if "rouge_full_metric" in entry or entry.endswith(".pth") or (mirror / entry).exists():
                 continue
