@@ -1,6 +1,6 @@
 """Install lines for the optional extras that work from where the reader stands.
 
-The package is not on PyPI: ``pip install rouge_full_metric[...]`` fails today.  Error messages
+The package is not on PyPI: installing it by its name fails today.  Error messages
 name the line for a checkout, for a built wheel, and the index name marked "once published".
 
 >>> install_line("multilingual")
