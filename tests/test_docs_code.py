@@ -15,6 +15,7 @@ names; a block whose requirement is missing is not run, and the file's test then
 import importlib.util
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,9 @@ def missing(requirements):
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(REPO)))
 def test_python_blocks_run(page, monkeypatch, capsys):
     monkeypatch.chdir(REPO)
+    # Spark's workers must run this interpreter (a reader's `python` on PATH is the same one)
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)
+    monkeypatch.setenv("PYSPARK_DRIVER_PYTHON", sys.executable)
     namespace = {"__name__": "__docs__"}
     skipped = []
     try:
