@@ -104,7 +104,7 @@ Returns:
 Examples:
     >>> import os, evaluate
     >>> rouge = evaluate.load(os.path.abspath(__file__))  # doctest: +SKIP
-    >>> rouge = RougeFullMetric(flavor="rouge155")   # the default; naming it skips the first-run note
+    >>> rouge = RougeFullMetric()
     >>> results = rouge.compute(predictions=["the cat sat on the mat"], references=["a cat sat on the mat"])
     >>> results["rouge1"], results["rouge1_recall"]
     (0.83333, 0.83333)

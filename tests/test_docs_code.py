@@ -50,8 +50,6 @@ def missing(requirements):
 
 
 @pytest.mark.skipif(not PAGES, reason="README.md and docs/ are not here (tests run outside the checkout)")
-# the pages show the metric with its defaults, so its first-run note is expected (tests/test_default_flavor_note.py)
-@pytest.mark.filterwarnings("ignore:rouge_full_metric scores as ROUGE-1.5.5.pl by default")
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(REPO)))
 def test_python_blocks_run(page, monkeypatch, capsys):
     monkeypatch.chdir(REPO)
