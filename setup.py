@@ -3,7 +3,9 @@
 Everything else about the package lives in pyproject.toml.  The extension is plain C through
 setuptools, so ``pip install .`` needs nothing but the machine's C compiler; when there is none,
 or the build fails for any reason, the package installs as pure Python with a warning and gives
-identical results (more slowly).  ``ROUGE_FULL_METRIC_NO_EXTENSION=1`` skips the build.
+identical results (more slowly).  ``ROUGE_FULL_METRIC_NO_EXTENSION=1`` skips the build;
+``ROUGE_FULL_METRIC_REQUIRE_EXTENSION=1`` (release wheels, pyproject's [tool.cibuildwheel]) makes a
+failed build an error instead, so that no wheel ships without its core.
 """
 import glob
 import os
@@ -37,14 +39,17 @@ class OptionalBuildExt(build_ext):
 
     @staticmethod
     def _warn(error):
+        if REQUIRED:
+            raise error
         sys.stderr.write("\nWARNING: rouge_full_metric's compiled core could not be built (%s); "
                          "installing the pure-Python engine, which gives identical results more "
                          "slowly.\n\n" % (error,))
 
 
+REQUIRED = os.environ.get("ROUGE_FULL_METRIC_REQUIRE_EXTENSION") == "1"
 extensions = []
 if os.environ.get("ROUGE_FULL_METRIC_NO_EXTENSION") != "1":
-    extensions.append(Extension("rouge_full_metric._core", ["rouge_full_metric/csrc/_core.c"], optional=True,
+    extensions.append(Extension("rouge_full_metric._core", ["rouge_full_metric/csrc/_core.c"], optional=not REQUIRED,
                                 depends=sorted(glob.glob("rouge_full_metric/csrc/*"))))
 
 setup(ext_modules=extensions, cmdclass={"build_ext": OptionalBuildExt})

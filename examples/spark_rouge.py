@@ -1,6 +1,6 @@
 """ROUGE columns and a corpus score for many pairs on Spark, next to single-process score_batch.
 
-    pip install "rouge_full_metric[spark]"        # pyspark, pandas, pyarrow; Spark needs Java 17+
+    pip install ".[spark]"                        # in the checkout: pyspark, pandas, pyarrow; Spark needs Java 17+
     python examples/spark_rouge.py                # 10^6 pairs on local[2]
     python examples/spark_rouge.py --pairs 20000 --master local[2]
 

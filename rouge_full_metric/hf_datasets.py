@@ -17,6 +17,7 @@ column; anything else the scorer rejects (an empty list of references) raises, n
 """
 from typing import Optional, Sequence
 
+from .extras import install_line
 from .columns import column_names, score_columns
 from .scorer import RougeScorer
 
@@ -67,7 +68,7 @@ def add_rouge_columns(dataset, predictions: str = "prediction", references: str 
     try:
         import datasets
     except ImportError as error:  # pragma: no cover - datasets is a core dependency of the metric
-        raise ImportError("rouge_full_metric.hf_datasets needs datasets: pip install 'rouge_full_metric[evaluate]'") \
+        raise ImportError("rouge_full_metric.hf_datasets needs datasets: " + install_line("evaluate")) \
             from error
     scorer = RougeScorer(list(DEFAULT_TYPES) if rouge_types is None else rouge_types,
                          **scorer_options)   # a bad option fails here, not in a worker

@@ -17,13 +17,15 @@
 * bengali: Rafi Kamal's rule-based stemmer with the ``common.rules`` file that XL-Sum uses, shipped
   here (the ``multilingual-rouge`` wheel lacks it, so the anchor cannot stem Bengali as installed).
   Origin: github.com/banglakit/bengali-stemmer (MIT licence, (c) 2017 BanglaKit Project
-  Contributors), as copied into XL-Sum's scorer; see the README's "Languages" section.
+  Contributors), as copied into XL-Sum's scorer; see docs/languages.md.
 * turkish: the ``TurkishStemmer`` package (optional extra).
 """
 import warnings
 from typing import Callable, Dict, List, Tuple
 
-EXTRA = 'pip install "rouge_full_metric[multilingual]"'
+from .extras import install_line
+
+EXTRA = install_line("multilingual")
 
 SNOWBALL = ("arabic", "danish", "dutch", "english", "finnish", "french", "german", "hungarian", "italian",
             "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish")

@@ -6,6 +6,7 @@ below, one per line, and none is imported by the package's absolute name (in a S
 itself is ``rouge_full_metric``).
 """
 import inspect
+import warnings
 
 import datasets
 import evaluate
@@ -13,6 +14,7 @@ import evaluate
 from .batch import score_batch
 from .bootstrap import perl_bootstrap
 from .compiled import backend
+from .extras import install_line
 from .flavor_base import Flavor
 from .flavor_matlab import Matlab
 from .flavor_paper import Paper
@@ -46,8 +48,8 @@ from .xlsum_unicode import PYONMTTOK_VERSION
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
-             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum,
-             FLAVOR_NAMES)
+             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, Flavor, Matlab, Paper, Rouge155,
+             RougeScore, Xlsum, FLAVOR_NAMES)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -79,7 +81,8 @@ Args:
     references: list of references, one per prediction: a str, or a list of str for several references.
     rouge_types: list of types: "rouge1".."rouge<N>", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4",
         "rougeSU4", "rougeS*", "rougeSU*"; default rouge1, rouge2, rougeL, rougeLsum.
-    flavor: "rouge155" (default, ROUGE-1.5.5.pl), "rouge_score" (evaluate's rouge), "paper" (the ROUGE
+    flavor: "rouge155" (default, ROUGE-1.5.5.pl; the first compute() that names no flavor notes once,
+        as a DefaultFlavorNote warning, that evaluate's rouge gives other numbers), "rouge_score" (evaluate's rouge), "paper" (the ROUGE
         papers), "matlab" (MATLAB's rougeEvaluationScore: maximum over references, per reference
         sentence, NaN where MATLAB gives NaN — aggregates omit NaN; case-sensitive tokens) or "xlsum"
         (XL-Sum's multilingual rouge_score).
@@ -137,6 +140,29 @@ DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 _SCORER_OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit",
                    "multi_ref", "jackknife", "alpha", "tokenizer", "lang")
 _UNSET = object()
+
+
+class DefaultFlavorNote(UserWarning):
+    """The metric ran with flavor "rouge155" without being asked to: its numbers differ from
+    ``evaluate.load("rouge")``'s under the same keys.  Shown once per process; silenced by naming a
+    flavor (``flavor="rouge155"`` at load or compute time) or by
+    ``warnings.filterwarnings("ignore", category=DefaultFlavorNote)``."""
+
+
+DEFAULT_FLAVOR_NOTE = (
+    "rouge_full_metric scores as ROUGE-1.5.5.pl by default (flavor='rouge155': the Perl's tokenizer, "
+    "stemmer, multi-reference pooling and bootstrap), not as evaluate.load('rouge') (rouge_score): the "
+    "same keys hold other numbers (rouge1 0.621 here, 0.716 there, on examples/data/sample.jsonl). Pass "
+    "flavor='rouge_score' for evaluate's numbers; pass flavor='rouge155' (at load or compute) to keep "
+    "these and silence this note, shown once.")
+_noted = []   # the note is shown once per process (per copy of this module)
+
+
+def _note_default_flavor(given: dict, defaults_given: bool) -> None:
+    if _noted or defaults_given or given.get("flavor", _UNSET) is not _UNSET:
+        return
+    _noted.append(True)
+    warnings.warn(DEFAULT_FLAVOR_NOTE, DefaultFlavorNote, stacklevel=3)
 _EVALUATE_INIT = set(inspect.signature(evaluate.EvaluationModule.__init__).parameters) - {"self", "kwargs"}
 
 
@@ -185,7 +211,7 @@ def _f_only(out, rouge_types):
 class RougeFullMetric(evaluate.Metric):
     """evaluate.Metric for every ROUGE variant; options given at load time become defaults."""
 
-    def __init__(self, rouge_types=None, flavor="rouge155", use_stemmer=False, remove_stopwords=False,
+    def __init__(self, rouge_types=None, flavor=None, use_stemmer=False, remove_stopwords=False,
                  word_limit=None, byte_limit=None, multi_ref=None, jackknife=None, alpha=0.5, tokenizer=None,
                  split_sentences=None, use_aggregator=True, aggregate="bootstrap", confidence_intervals=False,
                  confidence=95, n_bootstrap=1000, lang=None, return_precision_recall=True, **kwargs):
@@ -195,7 +221,9 @@ class RougeFullMetric(evaluate.Metric):
         if unknown:
             raise TypeError("unknown option(s) %s; rouge_full_metric options are %s"
                             % (", ".join(unknown), ", ".join(sorted(DEFAULTS))))
-        self._defaults = dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
+        # flavor=None is "rouge155", the default; only an unnamed flavor earns the DefaultFlavorNote.
+        self._flavor_named = flavor is not None
+        self._defaults = dict(rouge_types=rouge_types, flavor=flavor or "rouge155", use_stemmer=use_stemmer,
                               remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
                               multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer,
                               split_sentences=split_sentences, use_aggregator=use_aggregator, aggregate=aggregate,
@@ -257,7 +285,9 @@ class RougeFullMetric(evaluate.Metric):
             # evaluate cannot store an empty batch; the documented answer needs no data.
             options = self._options(kwargs)
             return self._empty_result(options)
-        return super().compute(predictions=predictions, references=references, **kwargs)
+        result = super().compute(predictions=predictions, references=references, **kwargs)
+        _note_default_flavor(kwargs, self.__dict__.get("_flavor_named", True))
+        return result
 
     def _options(self, given):
         options = dict(self._defaults)

@@ -17,7 +17,7 @@ import threading
 from collections import Counter
 from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
-from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examples, score_one
+from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_batch, score_examples, score_one
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
 from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor
@@ -58,13 +58,15 @@ class CorpusResult(NamedTuple):
 
     ``aggregate``: {rouge_type: AggregateScore}; ``per_example``: [{rouge_type: Score}] in input
     order; ``statistics``: [{rouge_type: [PairStats per reference]}], the sufficient statistics;
-    ``signature``: every option that produced the numbers.
+    ``signature``: every option that produced the numbers; ``engine``: which engine computed them,
+    ``"compiled"`` (the C core) or ``"python"`` (the reference engine: same numbers, slower).
     """
 
     aggregate: Dict[str, AggregateScore]
     per_example: List[Dict[str, Score]]
     statistics: List[Dict[str, List[PairStats]]]
     signature: str
+    engine: str = "python"
 
 
 class _Text:
@@ -538,6 +540,8 @@ class RougeScorer:
         >>> r = RougeScorer(["rouge1"]).score_corpus(["a b", "c d", "a b c"], ["a b", "e f", "a b d e"])
         >>> r.aggregate["rouge1"].recall
         Stat(low=0.0, mid=0.50067, high=1.0, mean=0.5)
+        >>> r.engine in ("compiled", "python")
+        True
         """
         check_corpus_inputs(predictions, references)
         if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 <= confidence <= 100:
@@ -557,7 +561,8 @@ class RougeScorer:
         per_example, statistics = score_examples(self, predictions, references, n_jobs)
         aggregate = self._aggregate(per_example, ["%s.%s" % (i, system_id) for i in ids],
                                     confidence, int(n_bootstrap))
-        return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap))
+        engine = "python" if compiled_scorer(self) is None else "compiled"
+        return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap), engine)
 
     def _check_lost(self, predictions, references, single: bool = False) -> None:
         """Warn (:class:`.lost_text.LostTextWarning`) when an ASCII-only tokenizer drops most of a

@@ -4,7 +4,7 @@ newmm (Thai) and a rule-based Burmese syllable splitter.
 Each takes the text as the anchor hands it over (lower-cased, cleaned by the BasicTokenizer, its
 tokens joined by single spaces) and returns the anchor's tokens unchanged -- jieba and newmm return
 the spaces between words as ``" "`` tokens, and XL-Sum's scorer counts them, so these do too.
-The three packages are optional (``pip install "rouge_full_metric[multilingual]"``) and imported on
+The three packages are optional (the ``[multilingual]`` extra: ``pip install ".[multilingual]"`` in a checkout) and imported on
 first use; Burmese needs nothing.  jieba and newmm run in the compiled core when it is there and the
 installed release is one the port was proven equal on (:mod:`.native_segmenters`).  Nothing is
 downloaded: Japanese uses the ``unidic-lite`` dictionary shipped inside its wheel (never the
@@ -13,7 +13,9 @@ downloaded: Japanese uses the ``unidic-lite`` dictionary shipped inside its whee
 import threading
 from typing import Callable, Dict, List
 
-EXTRA = 'pip install "rouge_full_metric[multilingual]"'
+from .extras import install_line
+
+EXTRA = install_line("multilingual")
 
 _cache: Dict[str, Callable[[str], List[str]]] = {}
 

@@ -1,6 +1,6 @@
 """ROUGE on Spark: per-row columns and corpus scores with the same numbers as one process.
 
-Needs the ``[spark]`` extra (``pip install "rouge_full_metric[spark]"``: pyspark, pandas,
+Needs the ``[spark]`` extra (``pip install ".[spark]"`` in a checkout: pyspark, pandas,
 pyarrow); pyspark is imported only here, when a function is called.
 
 - :func:`add_rouge_columns` adds ``<type>`` (F), ``<type>_precision`` and ``<type>_recall`` per row,
@@ -37,6 +37,7 @@ import numbers
 import pickle
 from typing import Dict, NamedTuple, Optional, Sequence
 
+from .extras import install_line
 from .columns import column_names, is_missing, score_columns
 from .scorer import AggregateScore, RougeScorer
 
@@ -54,7 +55,7 @@ def _pyspark():
         from pyspark.sql import functions, types
     except ImportError as error:
         raise ImportError("rouge_full_metric.spark needs pyspark, pandas and pyarrow: "
-                          "pip install 'rouge_full_metric[spark]'") from error
+                          + install_line("spark")) from error
     return functions, types
 
 

@@ -25,7 +25,10 @@ from rouge_full_metric import RougeScorer  # noqa: E402
 from rouge_full_metric import rouge_full_metric as metric_module  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-CHECKOUT_MODULE = REPO / "rouge_full_metric"
+# the source tree's metric folder; when the tests run against an installed wheel (.ci/test_installed.py:
+# a checkout copy without the package), the installed one
+CHECKOUT_MODULE = (REPO / "rouge_full_metric" if (REPO / "rouge_full_metric").is_dir()
+                   else Path(rouge_full_metric.EVALUATE_MODULE_DIR))
 SUBPROCESS_TIMEOUT = 240
 
 PREDICTIONS = ["the cat sat on the mat", "police kill the gunman", "a b c d",

@@ -31,7 +31,7 @@ SAMPLE_OUTPUT = OFFICIAL / "sample-output"
 if not OFFICIAL.is_dir():
     pytest.skip("official ROUGE-1.5.5 sample data not found at %s" % OFFICIAL, allow_module_level=True)
 
-# The 9 expected outputs of ROUGE-test.xml, one per option set (README table).
+# The 9 expected outputs of ROUGE-test.xml, one per option set (docs/conformance.md's table).
 OUT_FILES = [
     "ROUGE-test-c95-2-1-U-r1000-n4-w1.2-a.out",
     "ROUGE-test-c95-2-1-U-r1000-n4-w1.2-a-m.out",

@@ -157,6 +157,7 @@ def test_goldens_are_complete():
 
 
 @pytest.mark.parametrize("profile", REQUIRED_PROFILES)
+@pytest.mark.filterwarnings("ignore::rouge_full_metric.lost_text.LostTextWarning")  # the goldens hold CJK cases: 0, as the Perl
 def test_per_case_scores_match_perl(profile):
     gold = goldens()["profiles"].get(profile)
     assert gold is not None, "goldens miss profile %s" % profile
@@ -184,6 +185,7 @@ def test_per_case_scores_match_perl(profile):
 
 
 @pytest.mark.parametrize("profile", [p for p in REQUIRED_PROFILES if p not in JACKKNIFE_PROFILES])
+@pytest.mark.filterwarnings("ignore::rouge_full_metric.lost_text.LostTextWarning")  # the goldens hold CJK cases: 0, as the Perl
 def test_system_scores_match_perl(profile):
     gold = goldens()["profiles"].get(profile)
     assert gold is not None, "goldens miss profile %s" % profile

@@ -5,8 +5,8 @@ evaluation of summaries" (ACL workshop), Lin & Och 2004 "Automatic evaluation of
 translation quality using longest common subsequence and skip-bigram statistics" (ACL), the ROUGE
 working note v1.4.2, and MATLAB's ``rougeEvaluationScore`` documentation.  Lin & Och 2004 reprint
 Lin 2004's S1-S4 numbers; the tests below name the first source and say where else a number appears.
-The working note's Figure 1 (0.1669) is not reproducible: README.md, "Numbers from the seed
-documents", says why.  The README's table lists every test here with its number.
+The working note's Figure 1 (0.1669) is not reproducible: docs/conformance.md, "Numbers from the seed
+documents", says why.  Its table lists every test here with its number.
 
 The papers print 3-4 decimals: expected values are the exact fractions behind them, and the printed
 value is checked after rounding to the printed digits.
