@@ -273,11 +273,13 @@ def _lcs_texts(rng, size, vocab):
     return " ".join(rng.choice(vocab) for _ in range(size))
 
 
+@pytest.mark.parametrize("limit", [None, 3])
 @pytest.mark.parametrize("flavor, types", [("rouge_score", ["rougeL", "rougeLsum"]),
                                            ("rouge155", ["rougeL", "rougeLsum", "rougeW-1.2"])])
-def test_lcs_across_word_boundaries_identical(flavor, types):
+def test_lcs_across_word_boundaries_identical(flavor, types, limit):
     # the bit-parallel LCS holds the shorter text in 64-bit words: lengths on both sides of each
-    # word boundary, either side the shorter, few distinct tokens (long runs of repeats)
+    # word boundary, either side the shorter, few distinct tokens (long runs of repeats); a tiny
+    # table budget sends rougeL to the column-block fallback
     rng = random.Random(64)
     lengths = [1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 193, 256, 257]
     preds, refs = [], []
@@ -287,7 +289,12 @@ def test_lcs_across_word_boundaries_identical(flavor, types):
             preds.append(_lcs_texts(rng, m, vocab))
             refs.append(_lcs_texts(rng, n, vocab))
     scorer = RougeScorer(types, flavor=flavor)
-    compiled_out, _ = score_examples(scorer, preds, refs, with_statistics=False, backend="compiled")
+    old = compiled.core._set_table_limit(limit) if limit else None
+    try:
+        compiled_out, _ = score_examples(scorer, preds, refs, with_statistics=False, backend="compiled")
+    finally:
+        if old is not None:
+            compiled.core._set_table_limit(old)
     python_out, _ = score_examples(scorer, preds, refs, with_statistics=False, backend="python")
     assert repr(compiled_out) == repr(python_out)
 
