@@ -4,7 +4,12 @@ scorer, multilingual-rouge 0.0.1, in one process, on the same generated texts.
 
 Texts come from tests/xlsum_texts.py: --pairs pairs per language of up to --max-words words a side
 (default 120, ~60 on average: summary-sized), in the language's script with punctuation, numbers and
-newlines.  Both sides compute rouge1, rouge2, rougeL and rougeLsum on every pair, segmenter time
+newlines.  Those words are random characters, which a dictionary segmenter (Chinese, Japanese,
+Thai) cuts into single characters at its slowest; for those three the texts are instead words of
+the segmenter's own dictionary drawn with their corpus frequencies (jieba's dict.txt, pythainlp's
+Thai National Corpus list tnc_freq.txt; for Japanese the unidic-lite words that fugashi finds in
+seeded kana/kanji strings, Zipf-weighted in the order found), written without spaces, 8-20 words a sentence, the
+prediction a perturbed copy of the reference (--random-words restores the old texts).  Both sides compute rouge1, rouge2, rougeL and rougeLsum on every pair, segmenter time
 included; the anchor is called as documented, ``RougeScorer(types, lang=L).score(target, prediction)``
 per pair, this package through ``score_batch``.  Timings are CPU time (time.process_time), the
 median of --runs runs after one warm-up run (which fills the stem and segmenter caches on both
@@ -17,6 +22,7 @@ Usage: python benchmarks/bench_languages.py [--pairs 200] [--runs 3] [--langs en
 import argparse
 import json
 import os
+import random
 import statistics
 import sys
 import time
@@ -52,6 +58,82 @@ def timed(fns, runs, min_seconds=0.2):
     return [statistics.median(t) for t in times]
 
 
+def dictionary_words(language, seed=11):
+    """(words, weights) of the segmenter's dictionary for zh / ja / th, else None."""
+    name = language.name
+    if name.startswith("chinese"):
+        import jieba
+        words, weights = [], []
+        with open(os.path.join(os.path.dirname(jieba.__file__), "dict.txt"), encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 2 and all("\u4e00" <= c <= "\u9fff" for c in parts[0]):
+                    words.append(parts[0])
+                    weights.append(float(parts[1]))
+        return words, weights
+    if name == "thai":
+        import pythainlp
+        words, weights = [], []
+        path = os.path.join(os.path.dirname(pythainlp.__file__), "corpus", "tnc_freq.txt")
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) == 2 and parts[0].strip() and all("\u0e00" <= c <= "\u0e7f" for c in parts[0]):
+                    words.append(parts[0])
+                    weights.append(float(parts[1]))
+        return words, weights
+    if name == "japanese":
+        import fugashi
+        tagger = fugashi.Tagger()
+        rng = random.Random(seed)
+        pool = [chr(c) for c in range(0x3041, 0x3097)] * 3 + [chr(c) for c in range(0x30A1, 0x30FB)] + \
+            [chr(c) for c in range(0x4E00, 0x4FFF)]
+        found = {}
+        for _ in range(400):
+            for word in tagger("".join(rng.choice(pool) for _ in range(200))):
+                if not word.is_unk and len(word.surface) > 1:   # single kana are particles' job
+                    found.setdefault(word.surface, len(found))
+        # the particles and endings that make up a third of real Japanese tokens
+        words = "の に は を た が で て と し れ さ も な い だ か".split() + sorted(found, key=found.get)
+        return words, [1.0 / (k + 1) ** 1.07 for k in range(len(words))]
+    return None
+
+
+def dictionary_pairs(language, count, seed=3):
+    """Seeded (prediction, reference) pairs of dictionary words, each side 3-5 sentences."""
+    words, weights = dictionary_words(language)
+    rng = random.Random(seed)
+    cum, total = [], 0.0
+    for w in weights:
+        total += w
+        cum.append(total)
+    stop = "\u3002" if not language.name == "thai" else " "
+
+    def sentences():
+        return [rng.choices(words, cum_weights=cum, k=rng.randint(8, 20)) for _ in range(rng.randint(3, 5))]
+
+    def perturb(sents):
+        out = []
+        for s in sents:
+            s = list(s)
+            for _ in range(max(1, len(s) // 4)):
+                k = rng.randrange(len(s))
+                if rng.random() < 0.5:
+                    s[k] = rng.choices(words, cum_weights=cum)[0]
+                elif len(s) > 2:
+                    del s[k]
+            out.append(s)
+        return out
+
+    def render(sents):
+        return "\n".join("".join(s) + stop for s in sents)
+    pairs = []
+    for _ in range(count):
+        ref = sentences()
+        pairs.append((render(perturb(ref)), render(ref)))
+    return pairs
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=200)
@@ -59,6 +141,8 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--langs", default=",".join(sorted(languages.LANGUAGES)))
     parser.add_argument("--stem", action="store_true", help="use_stemmer=True on both sides")
+    parser.add_argument("--random-words", action="store_true",
+                        help="random-character words for zh/ja/th too (the segmenters' worst case)")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
@@ -73,7 +157,11 @@ def main():
     rows = []
     for lang in args.langs.split(","):
         language = languages.resolve(lang)
-        pairs = xlsum_texts.pairs(language.name, args.pairs, seed=3, max_words=args.max_words)
+        pairs = None if args.random_words else (dictionary_pairs(language, args.pairs)
+                                                if language.name.startswith(
+                                                    ("chinese", "japanese", "thai")) else None)
+        if pairs is None:
+            pairs = xlsum_texts.pairs(language.name, args.pairs, seed=3, max_words=args.max_words)
         predictions, references = [p for p, _ in pairs], [r for _, r in pairs]
         try:
             ours = RougeScorer(TYPES, flavor="xlsum", lang=language.name, use_stemmer=args.stem)

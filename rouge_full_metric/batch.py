@@ -506,6 +506,24 @@ def score_one(scorer, prediction, references, backend: Optional[str] = None):
     return scorer._example(prediction, references)
 
 
+def _compiled_sums(name: str, values, n_bootstrap: int):
+    """``bootstrap.<name>(values, n_bootstrap)`` by the core's function of that name when it is
+    built and accepts the input (it returns False when it does not)."""
+    import numpy as np
+
+    from . import bootstrap
+    python_sums = getattr(bootstrap, name)
+    if not compiled.AVAILABLE:
+        return python_sums(values, n_bootstrap)
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    if values.ndim != 2:
+        values = values.reshape(values.shape[0], -1)
+    out = np.zeros((n_bootstrap, values.shape[1]), dtype=np.float64)
+    if getattr(compiled.core, name)(values, values.shape[0], values.shape[1], out, n_bootstrap) is False:
+        return python_sums(values, n_bootstrap)
+    return out
+
+
 def replicate_sums(values, n_bootstrap: int):
     """:func:`.bootstrap.replicate_sums` (same numbers, bit for bit), in C when it is built.
 
@@ -515,29 +533,36 @@ def replicate_sums(values, n_bootstrap: int):
     >>> bool((replicate_sums(v, 20) == bootstrap.replicate_sums(v, 20)).all())
     True
     """
-    import numpy as np
-
-    if not compiled.AVAILABLE:
-        from .bootstrap import replicate_sums as python_sums
-        return python_sums(values, n_bootstrap)
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    if values.ndim != 2:
-        values = values.reshape(values.shape[0], -1)
-    out = np.zeros((n_bootstrap, values.shape[1]), dtype=np.float64)
-    compiled.core.replicate_sums(values, values.shape[0], values.shape[1], out, n_bootstrap)
-    return out
+    return _compiled_sums("replicate_sums", values, n_bootstrap)
 
 
-def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95):
+def count_sums(values, n_bootstrap: int):
+    """:func:`.bootstrap.count_sums` (same numbers, bit for bit), in C when it is built (which
+    declines, and Python takes over, when a row is drawn more than 255 times in a replicate).
+
+    >>> import numpy as np
+    >>> from rouge_full_metric import bootstrap
+    >>> v = np.random.default_rng(0).random((50, 3))
+    >>> bool((count_sums(v, 20) == bootstrap.count_sums(v, 20)).all())
+    True
+    """
+    return _compiled_sums("count_sums", values, n_bootstrap)
+
+
+def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95,
+                   exact: bool = True):
     """:func:`.bootstrap.perl_bootstrap` with the compiled replicate sums (identical results).
 
     >>> [round(x, 5) for x in perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"])[0]]
     [0.50067, 0.0, 1.0]
+    >>> [round(x, 5) for x in perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"], exact=False)[0]]
+    [0.50067, 0.0, 1.0]
     """
     from .bootstrap import perl_bootstrap as python_bootstrap
 
-    return python_bootstrap(values, keys, n_bootstrap, confidence, replicate=replicate_sums)
+    return python_bootstrap(values, keys, n_bootstrap, confidence,
+                            replicate=replicate_sums if exact else count_sums, exact=exact)
 
 
 __all__ = ["backend", "compiled_scorer", "score_batch", "score_examples", "score_one", "replicate_sums",
-           "perl_bootstrap"]
+           "count_sums", "perl_bootstrap"]

@@ -33,7 +33,7 @@ from .pairwise import score_matrix
 from .rouge155_data import SMART_COMMON_WORDS
 from .rouge_score_flavor import make_tokenizer
 from .rouge_types import parse_rouge_type
-from .scorer import RougeScorer, __version__
+from .scorer import RougeScorer, __version__, check_bootstrap_options
 from .scoring import Score
 from .sentence_splitting import get_splitter, split_text
 from .stemmer import stem
@@ -301,6 +301,7 @@ class RougeFullMetric(evaluate.Metric):
         _check_flag("return_precision_recall", options["return_precision_recall"])
         if options["aggregate"] not in ("bootstrap", "mean"):
             raise ValueError("aggregate must be 'bootstrap' or 'mean', got %r" % (options["aggregate"],))
+        check_bootstrap_options(options["confidence"], options["n_bootstrap"])
         return options
 
     def _scorer(self, options):
@@ -364,10 +365,19 @@ class RougeFullMetric(evaluate.Metric):
                 out[t + "_precision"] = [float(s[t].precision) for s in per_example]
                 out[t + "_recall"] = [float(s[t].recall) for s in per_example]
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
-        result = scorer.score_corpus(predictions, references, confidence=options["confidence"],
-                                     n_bootstrap=options["n_bootstrap"])
+        per_example = scorer.score_batch(predictions, references)
+        if not options["confidence_intervals"] and (options["aggregate"] == "mean" or scorer.flavor != "rouge155"):
+            # Nothing asked for needs the bootstrap: outside flavor rouge155 the reported
+            # average is the plain mean whatever ``aggregate`` says.
+            for t, score in scorer.corpus_means(per_example).items():
+                out[t], out[t + "_precision"], out[t + "_recall"] = (float(score.fmeasure), float(score.precision),
+                                                                     float(score.recall))
+            return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
+        # score_corpus's aggregate, without the per-reference statistics it also returns
+        aggregate = scorer._aggregate(per_example, ["%d.A" % (k + 1) for k in range(len(per_example))],
+                                      options["confidence"], int(options["n_bootstrap"]))
         pick = "mean" if options["aggregate"] == "mean" else "mid"
-        for t, agg in result.aggregate.items():
+        for t, agg in aggregate.items():
             for suffix, stat in (("", agg.fmeasure), ("_precision", agg.precision), ("_recall", agg.recall)):
                 out[t + suffix] = float(getattr(stat, pick))
                 if options["confidence_intervals"]:

@@ -289,7 +289,8 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
     intervals = None
     if count:
         from .batch import perl_bootstrap
-        intervals = perl_bootstrap(values, ["%s.%s" % (i, system_id) for i in ids], int(n_bootstrap), confidence)
+        intervals = perl_bootstrap(values, ["%s.%s" % (i, system_id) for i in ids], int(n_bootstrap), confidence,
+                                   exact=scorer._rounded)   # as RougeScorer._aggregate
     return scorer._aggregate_scores(intervals, means, count), count, skipped
 
 

@@ -14,7 +14,8 @@ import sys
 import pytest
 
 from rouge_full_metric import RougeScorer, compiled
-from rouge_full_metric.batch import compiled_scorer, perl_bootstrap, replicate_sums, score_batch, score_examples
+from rouge_full_metric.batch import (compiled_scorer, count_sums, perl_bootstrap, replicate_sums, score_batch,
+                                     score_examples)
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason=compiled.unavailable_reason())
 
@@ -248,6 +249,54 @@ def test_bootstrap_sums_identical():
     keys = ["%d.A" % (k + 1) for k in range(40)]
     values = np.round(rng.random((40, 3)), 5)
     assert perl_bootstrap(values, keys, 1000, 95) == bootstrap.perl_bootstrap(values, keys, 1000, 95)
+
+
+def test_count_sums_identical_and_close_to_the_draw_order_sums():
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    rng = np.random.default_rng(2)
+    # R and K off the C kernel's blocks of 8 replicates and 6 columns; N across 1, 2, small, large
+    for n, k, r in ((1, 3, 10), (2, 1, 9), (3, 6, 8), (17, 7, 17), (500, 12, 300), (1000, 13, 33)):
+        values = rng.random((n, k))
+        got = count_sums(values, r)
+        assert (got == bootstrap.count_sums(values, r)).all()
+        assert np.allclose(got, replicate_sums(values, r), rtol=1e-13, atol=0)
+    keys = ["%d.A" % (j + 1) for j in range(40)]
+    values = rng.random((40, 3))
+    assert perl_bootstrap(values, keys, 1000, 95, exact=False) == \
+        bootstrap.perl_bootstrap(values, keys, 1000, 95, exact=False)
+
+
+def _lcs_texts(rng, size, vocab):
+    return " ".join(rng.choice(vocab) for _ in range(size))
+
+
+@pytest.mark.parametrize("limit", [None, 3])
+@pytest.mark.parametrize("flavor, types", [("rouge_score", ["rougeL", "rougeLsum"]),
+                                           ("rouge155", ["rougeL", "rougeLsum", "rougeW-1.2"])])
+def test_lcs_across_word_boundaries_identical(flavor, types, limit):
+    # the bit-parallel LCS holds the shorter text in 64-bit words: lengths on both sides of each
+    # word boundary, either side the shorter, few distinct tokens (long runs of repeats); a tiny
+    # table budget sends rougeL to the column-block fallback
+    rng = random.Random(64)
+    lengths = [1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 193, 256, 257]
+    preds, refs = [], []
+    for m in lengths:
+        for n in rng.sample(lengths, 5) + [m]:
+            vocab = TINY if rng.random() < 0.5 else WORDS[:12]
+            preds.append(_lcs_texts(rng, m, vocab))
+            refs.append(_lcs_texts(rng, n, vocab))
+    scorer = RougeScorer(types, flavor=flavor)
+    old = compiled.core._set_table_limit(limit) if limit else None
+    try:
+        compiled_out, _ = score_examples(scorer, preds, refs, with_statistics=False, backend="compiled")
+    finally:
+        if old is not None:
+            compiled.core._set_table_limit(old)
+    python_out, _ = score_examples(scorer, preds, refs, with_statistics=False, backend="python")
+    assert repr(compiled_out) == repr(python_out)
 
 
 def test_engine_is_cached_and_follows_option_changes():

@@ -352,3 +352,26 @@ def test_unpickles_in_another_process(tmp_path):
               "print(json.dumps(m.compute(predictions=%r, references=%r)))\n" % (PREDICTIONS, REFERENCES))
     proc = _run(["-c", script, str(blob)], tmp_path)
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == want
+
+
+def test_compute_runs_the_bootstrap_only_when_a_figure_needs_it(monkeypatch):
+    import rouge_full_metric.scorer as scorer_module
+
+    preds, refs = ["the cat sat on the mat", "a dog"], ["a cat sat on a mat", "the dog barked"]
+    cases = ({"aggregate": "mean"}, {"flavor": "rouge_score"}, {"flavor": "paper", "aggregate": "bootstrap"})
+    wants = [RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"],
+                         **{k: v for k, v in options.items() if k != "aggregate"}).score_corpus(preds, refs)
+             for options in cases]
+    calls = []
+    real = scorer_module.perl_bootstrap
+    monkeypatch.setattr(scorer_module, "perl_bootstrap", lambda *a, **k: calls.append(k) or real(*a, **k))
+    metric = metric_module.RougeFullMetric()
+    for options, want in zip(cases, wants):
+        out = metric.compute(predictions=preds, references=refs, **options)
+        assert out["rougeL"] == want.aggregate["rougeL"].fmeasure.mean
+    assert calls == []
+    # flavor rouge155's Average_X and every confidence interval do need it; the Perl's exact draw
+    # order only where the figure is printed by the Perl (flavor rouge155)
+    metric.compute(predictions=preds, references=refs)
+    metric.compute(predictions=preds, references=refs, flavor="rouge_score", confidence_intervals=True)
+    assert [k["exact"] for k in calls] == [True, False]

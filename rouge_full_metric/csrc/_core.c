@@ -110,6 +110,8 @@ static PyMethodDef module_methods[] = {
     {"porter_stem", mod_porter_stem, METH_O, "porter_stem(word) -> stemmer.porter_stem(word), in C (ASCII words; for tests)."},
     {"replicate_sums", mod_replicate_sums, METH_VARARGS,
      "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
+    {"count_sums", mod_count_sums, METH_VARARGS,
+     "count_sums(values, N, K, out, R): the Perl bootstrap's replicate sums as draw counts times values, in row order; False when a count passes 255."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
     {"xlsum_tokenize", (PyCFunction)(void (*)(void))mod_xlsum_tokenize, METH_VARARGS | METH_KEYWORDS,
      "xlsum_tokenize(text, pretokenize=True) -> [str]: multilingual-rouge 0.0.1's unstemmed tokens of text\n"

@@ -92,3 +92,124 @@ end:
     PyBuffer_Release(&ob);
     return res;
 }
+
+/* count_sums(values, N, K, out, R): out[r] = sum over rows i of c[r][i] * values[i], where
+ * c[r][i] counts how often replicate r's N Perl draws (those of replicate_sums) hit row i.
+ * Returns False, with out incomplete, when a count would pass 255 (the caller then adds in draw
+ * order instead).
+ *
+ * The counts are a replicate's sufficient statistic for a mean.  replicate_sums reads a random
+ * row per draw from a table far bigger than L2 and is bound by memory latency; here the random
+ * accesses only increment one byte in a count table that stays in L2, and the values are then
+ * streamed in order once per CS_REPS replicates, the accumulators held in registers.  Each
+ * out[r][k] still adds its terms in row order with separate multiplies and adds (the build
+ * disables contraction), so the result is the same on every machine and vector width; it
+ * differs from the draw-order sums in the last bits, so it serves the flavors whose bootstrap
+ * need not be the Perl's bit for bit. */
+#define CS_REPS 8
+#define CS_COLS 6
+#define CS_LANES 4
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* wider vectors where the CPU has them: the same multiplies and adds, in the same order */
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void count_tile(const uint8_t *cnt, const double *tile, Py_ssize_t N, double acc[CS_COLS][CS_REPS]) {
+    double a[CS_COLS][CS_REPS];
+    for (int k = 0; k < CS_COLS; k++)
+        for (int q = 0; q < CS_REPS; q++) a[k][q] = 0.0;
+    for (Py_ssize_t i = 0; i < N; i++) {
+        double c[CS_REPS];
+        for (int q = 0; q < CS_REPS; q++) c[q] = (double)cnt[i * CS_REPS + q];
+        for (int k = 0; k < CS_COLS; k++) {
+            double v = tile[i * CS_COLS + k];
+            for (int q = 0; q < CS_REPS; q++) a[k][q] += v * c[q];
+        }
+    }
+    for (int k = 0; k < CS_COLS; k++)
+        for (int q = 0; q < CS_REPS; q++) acc[k][q] = a[k][q];
+}
+
+/* The counts of replicates r0 .. r0+CS_REPS-1 into cnt[i][q] (replicates past R stay zero);
+ * nonzero when a count wrapped. */
+static int count_draws(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0, Py_ssize_t R) {
+    const uint64_t A = 0x5DEECE66DULL, C = 0xB, MASK = (1ULL << 48) - 1;
+    const double scale = 1.0 / 281474976710656.0, size = (double)N;
+    uint8_t wrapped = 0;
+    memset(cnt, 0, (size_t)(N * CS_REPS));
+    for (int q0 = 0; q0 < CS_REPS; q0 += CS_LANES) {
+        uint64_t x[CS_LANES];
+        for (int q = 0; q < CS_LANES; q++) x[q] = (((uint64_t)(r0 + q0 + q) << 16) + 0x330E) & MASK;
+        if (r0 + q0 + CS_LANES <= R) {
+            for (Py_ssize_t d = 0; d < N; d++)
+                for (int q = 0; q < CS_LANES; q++) {   /* lanes interleaved: each LCG is a serial chain */
+                    x[q] = (A * x[q] + C) & MASK;
+                    uint8_t *cell = cnt + (Py_ssize_t)(((double)x[q] * scale) * size) * CS_REPS + q0 + q;
+                    *cell += 1;
+                    wrapped |= (uint8_t)(*cell == 0);
+                }
+        } else {
+            for (int q = 0; q < CS_LANES && r0 + q0 + q < R; q++)
+                for (Py_ssize_t d = 0; d < N; d++) {
+                    x[q] = (A * x[q] + C) & MASK;
+                    uint8_t *cell = cnt + (Py_ssize_t)(((double)x[q] * scale) * size) * CS_REPS + q0 + q;
+                    *cell += 1;
+                    wrapped |= (uint8_t)(*cell == 0);
+                }
+        }
+    }
+    return wrapped;
+}
+
+static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
+    Py_buffer vb, ob;
+    Py_ssize_t N, K, R;
+    if (!PyArg_ParseTuple(args, "y*nnw*n", &vb, &N, &K, &ob, &R)) return NULL;
+    PyObject *res = NULL;
+    double *tiles = NULL;
+    uint8_t *cnt = NULL;
+    int wrapped = 0;
+    if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
+        PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
+        goto end;
+    }
+    Py_ssize_t nt = (K + CS_COLS - 1) / CS_COLS;
+    if (N > 0 && nt > 0) {
+        tiles = (double *)malloc((size_t)(nt * N * CS_COLS) * sizeof(double));
+        cnt = (uint8_t *)malloc((size_t)(N * CS_REPS));
+        if (!tiles || !cnt) { PyErr_NoMemory(); goto end; }
+    }
+    {
+        const double *v = (const double *)vb.buf;
+        double *o = (double *)ob.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
+        if (tiles) {
+            /* tiles[t][i][c] = v[i][t * CS_COLS + c], zero past K: each pass streams one tile */
+            for (Py_ssize_t t = 0; t < nt; t++)
+                for (Py_ssize_t i = 0; i < N; i++)
+                    for (Py_ssize_t c = 0; c < CS_COLS; c++) {
+                        Py_ssize_t k = t * CS_COLS + c;
+                        tiles[(t * N + i) * CS_COLS + c] = k < K ? v[i * K + k] : 0.0;
+                    }
+            for (Py_ssize_t r0 = 0; r0 < R && !wrapped; r0 += CS_REPS) {
+                wrapped = count_draws(cnt, N, r0, R);
+                for (Py_ssize_t t = 0; t < nt && !wrapped; t++) {
+                    double acc[CS_COLS][CS_REPS];
+                    count_tile(cnt, tiles + t * N * CS_COLS, N, acc);
+                    for (Py_ssize_t q = 0; q < CS_REPS && r0 + q < R; q++)
+                        for (Py_ssize_t c = 0; c < CS_COLS && t * CS_COLS + c < K; c++)
+                            o[(r0 + q) * K + t * CS_COLS + c] = acc[c][q];
+                }
+            }
+        }
+        Py_END_ALLOW_THREADS
+    }
+    res = PyBool_FromLong(!wrapped);
+end:
+    free(tiles);
+    free(cnt);
+    PyBuffer_Release(&vb);
+    PyBuffer_Release(&ob);
+    return res;
+}

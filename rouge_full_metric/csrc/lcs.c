@@ -15,40 +15,55 @@ static inline void lcs_step(const uint64_t *prev, uint64_t *cur, const uint64_t 
     }
 }
 
-/* LCS length (Hyyrö's bit-parallel algorithm), column blocks of 64 outermost so the memory is
- * O(m + vocabulary) whatever the lengths. */
+/* LCS length (Hyyrö's bit-parallel algorithm, as pairwise.c's kernels): the shorter text's
+ * positions are the bits, so a row of the longer one costs ceil(shorter / 64) word steps with
+ * the carry in a register; rows whose token the shorter text lacks leave the bits as they are
+ * and are skipped.  Memory: one mask per distinct token of the shorter text. */
 static Py_ssize_t lcs_length(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int32_t *b, Py_ssize_t n, int *err) {
     if (m == 0 || n == 0) return 0;
-    if (grow((void **)&w->carry, &w->carrycap, m, 1) || grow((void **)&w->masks, &w->maskcap, 64, 8)) {
+    if (n > m) {
+        const int32_t *t = a; a = b; b = t;
+        Py_ssize_t k = m; m = n; n = k;
+    }
+    Py_ssize_t words = (n + 63) >> 6;
+    if (grow((void **)&w->masks, &w->maskcap, (n + 1) * words, 8)) {
         *err = ERR_NOMEM;
         return 0;
     }
-    memset(w->carry, 0, (size_t)m);
-    Py_ssize_t total = 0;
+    uint64_t *V = w->masks, *masks = w->masks + words;
     int32_t *slot = w->slot;
-    uint64_t *masks = w->masks;
-    for (Py_ssize_t j0 = 0; j0 < n; j0 += 64) {
-        Py_ssize_t j1 = j0 + 64 < n ? j0 + 64 : n;
-        int nd = 0;
-        for (Py_ssize_t j = j0; j < j1; j++) {
-            int32_t t = b[j];
-            if (slot[t] < 0) { slot[t] = nd; masks[nd++] = 0; }
-            masks[slot[t]] |= 1ULL << (j - j0);
+    Py_ssize_t nd = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        int32_t t = b[j];
+        if (slot[t] < 0) {
+            slot[t] = (int32_t)nd;
+            memset(masks + nd * words, 0, (size_t)words * 8);
+            nd++;
         }
-        uint64_t V = ~0ULL;
-        uint8_t *carry = w->carry;
+        masks[slot[t] * words + (j >> 6)] |= 1ULL << (j & 63);
+    }
+    Py_ssize_t total = 0;
+    if (words == 1) {
+        uint64_t v = ~0ULL;
         for (Py_ssize_t i = 0; i < m; i++) {
             int32_t s = slot[a[i]];
-            if (s < 0 && !carry[i]) continue;
-            uint64_t M = s >= 0 ? masks[s] : 0, U = V & M;
-            uint64_t x = V + U, c1 = x < V, x2 = x + carry[i], c2 = x2 < x;
-            carry[i] = (uint8_t)(c1 | c2);
-            V = x2 | (V & ~M);
+            if (s < 0) continue;
+            uint64_t u = v & masks[s];
+            v = (v + u) | (v - u);
         }
-        uint64_t valid = (j1 - j0 == 64) ? ~0ULL : ((1ULL << (j1 - j0)) - 1);
-        total += popc64(~V & valid);
-        for (Py_ssize_t j = j0; j < j1; j++) slot[b[j]] = -1;
+        total = popc64(~v & (n == 64 ? ~0ULL : (1ULL << n) - 1));
+    } else {
+        for (Py_ssize_t x = 0; x < words; x++) V[x] = ~0ULL;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            int32_t s = slot[a[i]];
+            if (s >= 0) lcs_step(V, V, masks + (Py_ssize_t)s * words, words);   /* in place: word x reads only V[x] */
+        }
+        for (Py_ssize_t x = 0; x < words; x++) {
+            uint64_t valid = x + 1 < words || (n & 63) == 0 ? ~0ULL : (1ULL << (n & 63)) - 1;
+            total += popc64(~V[x] & valid);
+        }
     }
+    for (Py_ssize_t j = 0; j < n; j++) slot[b[j]] = -1;
     return total;
 }
 

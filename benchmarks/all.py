@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Every speed figure of docs/speed.md in one command: runs the benchmark scripts one after the
+other (each in its own interpreter, so that no cache or allocation of one flatters the next) and
+prints what each prints — its ratios included.
+
+  bench.py            news / long / multi-ref against rouge_score and rouge-score-rs, warm
+  bench_types.py      each rouge type alone against rouge-score-rs, ~800-token texts and news
+  bench_evaluate.py   RougeFullMetric.compute against score_batch + evaluate's own cost; bootstrap
+  bench_languages.py  Chinese, Japanese, Thai (dictionary-word texts) and a few others against
+                      multilingual-rouge
+  bench_pairwise.py   score_matrix / filter_near_duplicates against rouge_score and rapidfuzz
+
+Usage: python benchmarks/all.py [--quick]   (--quick: smaller inputs, fewer runs: a smoke run)
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+FULL = [
+    ["bench.py", "--runs", "3"],
+    ["bench_types.py", "--runs", "5"],
+    ["bench_evaluate.py", "--pairs", "100000", "--runs", "3"],
+    ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai,english,hindi,arabic", "--runs", "3"],
+    ["bench_pairwise.py", "--runs", "3"],
+]
+QUICK = [
+    ["bench.py", "--runs", "1", "--only", "news", "--slow-pairs", "100"],
+    ["bench_types.py", "--runs", "3", "--pairs", "200", "--only", "long800"],
+    ["bench_evaluate.py", "--pairs", "10000", "--runs", "1", "--no-memory"],
+    ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai", "--pairs", "50", "--runs", "1"],
+    ["bench_pairwise.py", "--matrix", "1000", "--filter", "2000", "--sample", "100", "--runs", "1", "--no-rapidfuzz"],
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    failed = []
+    for script, *args in (QUICK if a.quick else FULL):
+        print("=" * 100)
+        print("$ python benchmarks/%s %s" % (script, " ".join(args)), flush=True)
+        start = time.perf_counter()
+        code = subprocess.call([sys.executable, os.path.join(HERE, script), *args], cwd=os.path.dirname(HERE))
+        print("(%s: %.0f s, exit %d)" % (script, time.perf_counter() - start, code), flush=True)
+        if code:
+            failed.append(script)
+    if failed:
+        print("failed: " + ", ".join(failed))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

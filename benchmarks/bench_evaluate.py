@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The evaluate path: time and peak memory of ``RougeFullMetric.compute`` against ``score_batch``.
+
+Seeded news-like pairs (benchmarks/bench.py's generator).  Times, interleaved in one process
+(CPU medians of --runs after a warm-up):
+  score_batch        RougeScorer(flavor="rouge_score").score_batch, the scoring floor
+  evaluate alone     a do-nothing evaluate.Metric with the same features: evaluate's own cost
+                     (its Arrow write and read back of the inputs)
+  compute mean       compute(flavor="rouge_score", aggregate="mean"): target <= 1.3 x score_batch
+                     + evaluate alone
+  compute CI         the same with confidence_intervals=True (the bootstrap, 1,000 replicates)
+  bootstrap exact    batch.perl_bootstrap over the 12 per-example columns alone, the Perl's draw
+                     order (flavor rouge155)
+  bootstrap counts   the same draws summed as counts times values (the other flavors)
+Peak memory: each step runs in a fresh interpreter; the figure is the peak RSS (VmHWM, reset
+through /proc/self/clear_refs once the texts are loaded) minus the RSS at that moment.
+
+Usage: python benchmarks/bench_evaluate.py [--pairs 100000] [--runs 3] [--no-memory]
+"""
+import argparse
+import os
+import gc
+import pickle
+import tempfile
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def texts(pairs, seed=2024):
+    from bench import TextMaker
+    tm = TextMaker(seed)
+    preds, refs = [], []
+    for _ in range(pairs):
+        ref = tm.document(tm.rng.choice([3, 4]), tm.rng.randint(55, 65))
+        preds.append(tm.render(tm.perturb(ref)))
+        refs.append(tm.render(ref))
+    return preds, refs
+
+
+def null_metric():
+    """An evaluate.Metric with rouge_full_metric's features whose _compute does nothing."""
+    import datasets
+    import evaluate
+
+    class Null(evaluate.Metric):
+        def _info(self):
+            return evaluate.MetricInfo(description="", citation="", inputs_description="", features=[
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Sequence(datasets.Value("string", id="sequence"))}),
+                datasets.Features({"predictions": datasets.Value("string", id="sequence"),
+                                   "references": datasets.Value("string", id="sequence")})])
+
+        def _compute(self, predictions, references):
+            return {"n": len(predictions)}
+    return Null()
+
+
+def steps(preds, refs):
+    from rouge_full_metric import RougeScorer
+    from rouge_full_metric.batch import perl_bootstrap
+    from rouge_full_metric.rouge_full_metric import RougeFullMetric
+    import numpy as np
+
+    scorer = RougeScorer(TYPES, flavor="rouge_score")
+    metric = RougeFullMetric(flavor="rouge_score")
+    null = null_metric()
+    n = len(preds)
+    values = np.random.default_rng(0).random((n, 3 * len(TYPES)))
+    keys = ["%d.A" % (k + 1) for k in range(n)]
+    return {
+        "score_batch": lambda: scorer.score_batch(preds, refs),
+        "evaluate alone": lambda: null.compute(predictions=preds, references=refs),
+        "compute mean": lambda: metric.compute(predictions=preds, references=refs, aggregate="mean"),
+        "compute CI": lambda: metric.compute(predictions=preds, references=refs, aggregate="mean",
+                                             confidence_intervals=True),
+        "bootstrap exact": lambda: perl_bootstrap(values, keys, 1000, 95),
+        "bootstrap counts": lambda: perl_bootstrap(values, keys, 1000, 95, exact=False),
+    }
+
+
+def status_kib(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def memory_child(name, path):
+    with open(path, "rb") as f:
+        preds, refs = pickle.load(f)
+    fn = steps(preds, refs)[name]
+    gc.collect()
+    with open("/proc/self/clear_refs", "w") as f:   # 5: reset the peak RSS (VmHWM) to the current RSS
+        f.write("5")
+    base = status_kib("VmRSS")
+    fn()
+    print(max(0, status_kib("VmHWM") - base))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pairs", type=int, default=100000)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--memory-child")
+    ap.add_argument("--texts")
+    a = ap.parse_args()
+    if a.memory_child:
+        memory_child(a.memory_child, a.texts)
+        return
+    preds, refs = texts(a.pairs)
+    fns = steps(preds, refs)
+    for fn in fns.values():
+        fn()   # warm-up: token caches filled, evaluate's cache directory created
+    times = {name: [] for name in fns}
+    for _ in range(a.runs):   # interleaved: a burst of load on the machine hits every step alike
+        for name, fn in fns.items():
+            t0 = time.process_time()
+            fn()
+            times[name].append(time.process_time() - t0)
+    med = {name: statistics.median(v) for name, v in times.items()}
+    n = a.pairs
+    print("%d pairs, CPU medians of %d interleaved runs" % (n, a.runs))
+    for name, t in med.items():
+        print("  %-16s %8.3f s  %7.2f us/pair" % (name, t, t / n * 1e6))
+    floor = med["score_batch"] + med["evaluate alone"]
+    print("compute mean / (score_batch + evaluate alone): %.2f  (target <= 1.3)" % (med["compute mean"] / floor))
+    print("compute mean / score_batch: %.2f" % (med["compute mean"] / med["score_batch"]))
+    for name in ("bootstrap exact", "bootstrap counts"):
+        print("%s, 1,000 replicates x 12 columns: %.2f us/pair (target <= 2)" % (name, med[name] / n * 1e6))
+    if a.no_memory:
+        return
+    print("peak RSS above the loaded texts (fresh interpreter per step):")
+    mem = {}
+    saved = tempfile.NamedTemporaryFile(suffix=".pickle", delete=False)
+    with saved:
+        pickle.dump((preds, refs), saved)
+    for name in ("score_batch", "evaluate alone", "compute mean", "compute CI"):
+        out = subprocess.run([sys.executable, os.path.abspath(__file__), "--texts", saved.name, "--memory-child", name],
+                             capture_output=True, text=True, cwd=os.path.dirname(HERE))
+        if out.returncode:
+            print(out.stderr)
+            continue
+        mem[name] = int(out.stdout.split()[-1]) / 1024
+        print("  %-16s %+8.0f MiB" % (name, mem[name]))
+    os.unlink(saved.name)
+    if "score_batch" in mem and "compute mean" in mem:
+        print("compute mean / score_batch peak: %.2f; (compute mean - evaluate alone) / score_batch: %.2f"
+              % (mem["compute mean"] / mem["score_batch"],
+                 (mem["compute mean"] - mem["evaluate alone"]) / mem["score_batch"]))
+
+
+if __name__ == "__main__":
+    main()
