@@ -98,6 +98,9 @@ class Flavor:
         pure-Python engine runs."""
         return None
 
+    # Whether corpus_stat's ``mid`` reads the bootstrap (then a plain average still needs one).
+    mid_from_bootstrap = False
+
     def corpus_stat(self, interval, mean: float) -> Tuple[float, float, float, float]:
         """(low, mid, high, mean) of one corpus statistic from its bootstrap interval and its
         plain mean: ``mid`` is the plain mean."""

@@ -28,6 +28,7 @@ class Paper(Rouge155):
     lsum_clipped = True
     w_whole_text = True
     corpus_stat = Flavor.corpus_stat
+    mid_from_bootstrap = False
 
     def check(self, scorer) -> None:
         # max_rp is this flavor's own (no call to Flavor.check, which refuses it)

@@ -24,6 +24,7 @@ class Rouge155(Flavor):
     jackknife = False
     core = "rouge155"
     rounded = True
+    mid_from_bootstrap = True
 
     def check_reading(self, scorer) -> None:
         if scorer.language is None:

@@ -366,9 +366,9 @@ class RougeFullMetric(evaluate.Metric):
                 out[t + "_recall"] = [float(s[t].recall) for s in per_example]
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
         per_example = scorer.score_batch(predictions, references)
-        if not options["confidence_intervals"] and (options["aggregate"] == "mean" or scorer.flavor != "rouge155"):
-            # Nothing asked for needs the bootstrap: outside flavor rouge155 the reported
-            # average is the plain mean whatever ``aggregate`` says.
+        if not options["confidence_intervals"] and (options["aggregate"] == "mean" or not scorer.rules.mid_from_bootstrap):
+            # Nothing asked for needs the bootstrap: unless the flavor's mid is the bootstrap's
+            # (rouge155: the Perl's Average_X), the reported average is the plain mean.
             for t, score in scorer.corpus_means(per_example).items():
                 out[t], out[t + "_precision"], out[t + "_recall"] = (float(score.fmeasure), float(score.precision),
                                                                      float(score.recall))
