@@ -5,8 +5,9 @@ The compiled core tokenizes, counts and matches a whole batch with the GIL relea
 threads each drive their own core ``Worker`` (token cache and scratch buffers) on a share of the
 examples.  A Worker resolves each distinct token it meets once and caches the answer: in flavors
 ``rouge155`` and ``paper`` the core applies the stop words and the ROUGE-1.5.5 stemmer itself
-(:mod:`.tokenization`, :mod:`.stemmer` ported to C, same tables), otherwise, and for any token
-not made of ``[a-z0-9]``, it calls the Python token filter (or rouge_score's tokenizer).
+(:mod:`.tokenization`, :mod:`.stemmer` ported to C, same tables), in flavor ``rouge_score`` NLTK's
+Porter stemmer (:mod:`.nltk_porter`), otherwise, and for any token not made of ``[a-z0-9]``, it
+calls the Python token filter (or rouge_score's tokenizer).
 
 >>> from rouge_full_metric import RougeScorer
 >>> from rouge_full_metric.batch import score_batch
@@ -276,9 +277,14 @@ def _token_filter(scorer):
 
 def _native_filter(scorer):
     """The settings and tables with which the core applies ``scorer._token_filter`` itself
-    (taken from the filter, which is what the pure-Python engine runs), or None."""
+    (taken from the filter, which is what the pure-Python engine runs), or None.  Flavor
+    rouge_score: "nltk_porter" (NLTK's Porter in C, :mod:`.nltk_porter`) for a verified NLTK."""
+    if scorer.flavor == "rouge_score":
+        from .nltk_porter import native_available
+
+        return "nltk_porter" if scorer.use_stemmer and native_available() else None
     settings = getattr(scorer._token_filter, "settings", None)
-    if scorer.flavor == "rouge_score" or settings is None or settings == (False, False):
+    if settings is None or settings == (False, False):
         return None
     from .stemmer import WORDNET_EXCEPTION_TABLE
     from .tokenization import STOPWORDS
