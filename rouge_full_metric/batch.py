@@ -198,9 +198,9 @@ class _XlsumScorer:
         return scores, stats
 
 
-def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None):
+def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None, native=None):
     args = (flavor, types, word_limit or 0, 0, scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
-            token_filter, Score, PairStats, None)
+            token_filter, Score, PairStats, native)
     if tokenizer is None:
         return compiled.core.Engine(*args)
     return compiled.core.Engine(*args, tokenizer=tokenizer)
@@ -228,9 +228,16 @@ def _xlsum_engine(scorer, types):
     whole_types = [t for t in types if t[1] != "Lsum"]
     sentence_types = [t for t in types if t[1] == "Lsum"]
     if native and (scorer.language is None or not scorer.language.segmenter):
+        from .lang_pipeline import stemmer_name
+        from .nltk_porter import native_available
+
         stem = _stem_filter(scorer.language, scorer.use_stemmer, "porter")
-        whole = _engine("rouge_score", whole_types, 0, scorer, stem, tokenizer="xlsum") if whole_types else None
-        sentences = (_engine("rouge_score", sentence_types, 0, scorer, stem, tokenizer="xlsum_basic")
+        # NLTK's Porter (the default, lang=None): in C for [a-z0-9] tokens, as in flavor rouge_score
+        porter = ("nltk_porter" if stemmer_name(scorer.language, scorer.use_stemmer, "porter") == "porter"
+                  and native_available() else None)
+        whole = (_engine("rouge_score", whole_types, 0, scorer, stem, tokenizer="xlsum", native=porter)
+                 if whole_types else None)
+        sentences = (_engine("rouge_score", sentence_types, 0, scorer, stem, tokenizer="xlsum_basic", native=porter)
                      if sentence_types else None)
         return _XlsumScorer(whole, sentences, None, None, None)
     tokenizer = "whitespace" if native else None

@@ -139,3 +139,28 @@ def test_stemmer_without_core_is_nltk(monkeypatch):
     stem = nltk_porter.stemmer()
     assert stem.__self__.__class__.__name__ == "PorterStemmer"
     assert stem("generalizations") == "gener"
+
+
+@needs_core
+def test_xlsum_flavor_stems_ascii_tokens_in_c(monkeypatch):
+    """Flavor xlsum without lang stems with NLTK's Porter too: the core does it for [a-z0-9]
+    tokens (the Python stemmer sees the others), with the Python engine's results."""
+    from rouge_full_metric import multilingual_stemmers
+
+    seen = []
+    porter = multilingual_stemmers.get("porter", "None")
+
+    def counting(token):
+        seen.append(token)
+        return porter(token)
+
+    monkeypatch.setitem(multilingual_stemmers._cache, "porter", counting)
+    texts = TEXTS + ["Générations über naïve runners, żółwie 2024ers"] + _fresh_words(100, 4)
+    scorer = RougeScorer(["rouge1", "rougeL", "rougeLsum"], flavor="xlsum", use_stemmer=True)
+    compiled_result = score_examples(scorer, texts, texts[::-1], backend="compiled")
+    # only non-ASCII tokens, and those with a long run of y (see test_engine_stems_without_python)
+    native = [t for t in seen if t.isascii() and t.isalnum() and t.islower() and "y" * 64 not in t]
+    assert seen and not native, native[:5]
+    python_result = score_examples(RougeScorer(["rouge1", "rougeL", "rougeLsum"], flavor="xlsum", use_stemmer=True),
+                                   texts, texts[::-1], backend="python")
+    assert compiled_result == python_result
