@@ -18,8 +18,8 @@ from typing import Callable, Optional
 from . import compiled
 
 # NLTK releases whose PorterStemmer().stem the C port reproduces: 3.6 to 3.10.4, every release
-# on PyPI in the supported range (pyproject: nltk>=3.6), 500,000 words each, 0 differences
-# (tests/check_nltk_porter_versions.py).  Before 3.10 NLTK looked the irregular forms up before
+# on PyPI in the supported range (pyproject: nltk>=3.6), ~900,000 words each (real, exhaustive up
+# to 4 letters, generated), 0 differences (tests/check_nltk_porter_versions.py --shared).  Before 3.10 NLTK looked the irregular forms up before
 # lowercasing (a difference for words with capitals only, which rouge_score never passes) and
 # classified a run of y's by recursion (RecursionError past ~1,000 of them: the compiled engine
 # hands tokens with long y runs to NLTK itself, so that it fails as rouge_score does).
