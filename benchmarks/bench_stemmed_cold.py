@@ -18,9 +18,10 @@ RAYON_NUM_THREADS=1):
       score_multi (500 pairs only: it takes ~2 ms a pair);
   Trainer-style compute of 500 pairs: our evaluate metric's compute(flavor="rouge_score",
       use_stemmer=True, aggregate="mean") vs each peer's scorer + BootstrapAggregator (what
-      evaluate's "rouge" runs), fresh words each time.
+      evaluate's "rouge" runs) and rouge-score-rs's score_batch + a plain mean, fresh words each time.
 
 Usage: python benchmarks/bench_stemmed_cold.py [--runs 5] [--sizes 500,2000,10000] [--no-rouge-score]
+       (--sizes "": the compute rows only)
 """
 import argparse
 import gzip
@@ -159,6 +160,17 @@ def aggregated(module):
     return run
 
 
+def mean_of(module):
+    """A scorer's fmeasure averaged over the pairs: evaluate's "rouge" with use_aggregator=False,
+    then a mean (no bootstrap)."""
+    def run(preds, refs):
+        scorer = module.rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+        batch = getattr(scorer, "score_batch", None)
+        scores = batch(refs, preds) if batch else [scorer.score(r, p) for p, r in zip(preds, refs)]
+        return {t: statistics.fmean(s[t].fmeasure for s in scores) for t in TYPES}
+    return run
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -190,7 +202,7 @@ def main():
         fn(*warm)
 
     results = {}
-    for size in [int(s) for s in args.sizes.split(",")]:
+    for size in [int(s) for s in args.sizes.split(",") if s]:
         for refs in (1, 4):
             row = dict(peers)
             if have_rouge_score and size <= 500:
@@ -228,6 +240,7 @@ def main():
     if "rouge-score-rs" in peers:
         import rouge_score_rs
         compute["rouge-score-rs + BootstrapAggregator"] = aggregated(rouge_score_rs)
+        compute["rouge-score-rs + mean"] = mean_of(rouge_score_rs)
     if have_rouge_score:
         import rouge_score
         from rouge_score import rouge_scorer, scoring  # noqa: F401

@@ -107,6 +107,10 @@ def test_compiled_engine_equals_python_engine(types):
     python_result = score_examples(RougeScorer(types, flavor="rouge_score", use_stemmer=True), preds, refs,
                                    backend="python")
     assert compiled_result == python_result
+    # two threads, each Worker stemming into its own buffers
+    threaded = score_examples(RougeScorer(types, flavor="rouge_score", use_stemmer=True), preds, refs, n_jobs=2,
+                              backend="compiled")
+    assert threaded == python_result
 
 
 @needs_core
