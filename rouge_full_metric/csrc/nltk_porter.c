@@ -203,6 +203,11 @@ static PyObject *mod_nltk_porter_stem(PyObject *self, PyObject *args, PyObject *
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "U|p", kwlist, &word, &pool_lowercased)) return NULL;
     PyObject *lowered = PyObject_CallMethod(word, "lower", NULL);
     if (!lowered) return NULL;
+    if (!PyUnicode_Check(lowered)) {   /* a str subclass's own lower() */
+        PyErr_Format(PyExc_TypeError, "word.lower() must return a str, got %.100s", Py_TYPE(lowered)->tp_name);
+        Py_DECREF(lowered);
+        return NULL;
+    }
     Py_ssize_t n = PyUnicode_GET_LENGTH(lowered), orig_len = PyUnicode_GET_LENGTH(word);
     Py_UCS4 *w = PyUnicode_AsUCS4Copy(lowered);
     if (!w) { Py_DECREF(lowered); return NULL; }
