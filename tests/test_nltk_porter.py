@@ -68,6 +68,13 @@ def test_fuzz_any_str():
     with pytest.raises(TypeError):
         compiled.core.nltk_porter_stem(b"runs")
 
+    class Odd(str):
+        def lower(self):
+            return 5
+
+    with pytest.raises(TypeError, match="lower"):
+        compiled.core.nltk_porter_stem(Odd("runs"))
+
 
 @needs_core
 def test_long_runs_of_y():
