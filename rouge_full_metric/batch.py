@@ -5,8 +5,9 @@ The compiled core tokenizes, counts and matches a whole batch with the GIL relea
 threads each drive their own core ``Worker`` (token cache and scratch buffers) on a share of the
 examples.  A Worker resolves each distinct token it meets once and caches the answer: in flavors
 ``rouge155`` and ``paper`` the core applies the stop words and the ROUGE-1.5.5 stemmer itself
-(:mod:`.tokenization`, :mod:`.stemmer` ported to C, same tables), otherwise, and for any token
-not made of ``[a-z0-9]``, it calls the Python token filter (or rouge_score's tokenizer).
+(:mod:`.tokenization`, :mod:`.stemmer` ported to C, same tables), in flavor ``rouge_score`` NLTK's
+Porter stemmer (:mod:`.nltk_porter`), otherwise, and for any token not made of ``[a-z0-9]``, it
+calls the Python token filter (or rouge_score's tokenizer).
 
 >>> from rouge_full_metric import RougeScorer
 >>> from rouge_full_metric.batch import score_batch
@@ -210,9 +211,9 @@ class _XlsumScorer:
         return scores, stats
 
 
-def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None):
+def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None, native=None):
     args = (flavor, types, word_limit or 0, 0, scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
-            token_filter, Score, PairStats, None)
+            token_filter, Score, PairStats, native)
     if tokenizer is None:
         return compiled.core.Engine(*args)
     return compiled.core.Engine(*args, tokenizer=tokenizer)
@@ -241,9 +242,16 @@ def _xlsum_engine(scorer, types):
     sentence_types = [t for t in types if t[1] == "Lsum"]
     core = scorer.rules.core   # rouge_score's rules
     if native and (scorer.language is None or not scorer.language.segmenter):
+        from .lang_pipeline import stemmer_name
+        from .nltk_porter import native_available
+
         stem = _stem_filter(scorer.language, scorer.use_stemmer, "porter")
-        whole = _engine(core, whole_types, 0, scorer, stem, tokenizer="xlsum") if whole_types else None
-        sentences = (_engine(core, sentence_types, 0, scorer, stem, tokenizer="xlsum_basic")
+        # NLTK's Porter (the default, lang=None): in C for [a-z0-9] tokens, as in flavor rouge_score
+        porter = ("nltk_porter" if stemmer_name(scorer.language, scorer.use_stemmer, "porter") == "porter"
+                  and native_available() else None)
+        whole = (_engine(core, whole_types, 0, scorer, stem, tokenizer="xlsum", native=porter)
+                 if whole_types else None)
+        sentences = (_engine(core, sentence_types, 0, scorer, stem, tokenizer="xlsum_basic", native=porter)
                      if sentence_types else None)
         return _XlsumScorer(whole, sentences, None, None, None)
     tokenizer = "whitespace" if native else None
@@ -317,9 +325,18 @@ def _perl_engine(scorer, types):
     return _plain_engine(scorer, types, _token_filter(scorer), _native_filter(scorer))
 
 
+def _nltk_porter_filter(scorer):
+    """"nltk_porter" (NLTK's Porter in C, :mod:`.nltk_porter`) when the scorer stems and the
+    installed NLTK is a verified release, else None (the core calls rouge_score's stemmer)."""
+    from .nltk_porter import native_available
+
+    return "nltk_porter" if scorer.use_stemmer and native_available() else None
+
+
 def _tokenizer_engine(scorer, types):
-    """Flavor rouge_score: the core's rouge_score reader, rouge_score's stemmer called per token."""
-    return _plain_engine(scorer, types, _tokenizer_filter(scorer), None)
+    """Flavor rouge_score: the core's rouge_score reader and NLTK's Porter in C (rouge_score's
+    stemmer called per token for the tokens the C port leaves to it, or for an unverified NLTK)."""
+    return _plain_engine(scorer, types, _tokenizer_filter(scorer), _nltk_porter_filter(scorer))
 
 
 def compiled_scorer(scorer) -> Optional[_CompiledScorer]:

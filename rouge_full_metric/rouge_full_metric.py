@@ -29,6 +29,7 @@ from .lost_text import LostTextWarning
 from .matlab import rouge_evaluation_score
 from .multilingual_stemmers import hindi as hindi_stem
 from .ngrams import ngram_counts
+from .nltk_porter import stem as nltk_porter_stem
 from .pairwise import score_matrix
 from .rouge155_data import SMART_COMMON_WORDS
 from .rouge_score_flavor import make_tokenizer
@@ -48,8 +49,8 @@ from .xlsum_unicode import PYONMTTOK_VERSION
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
-             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, Flavor, Matlab, Paper, Rouge155,
-             RougeScore, Xlsum, FLAVOR_NAMES)
+             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Flavor, Matlab, Paper,
+             Rouge155, RougeScore, Xlsum, FLAVOR_NAMES)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

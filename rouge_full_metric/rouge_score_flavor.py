@@ -15,12 +15,24 @@ _SPACES = re.compile(r"\s+")
 _VALID = re.compile(r"^[a-z0-9]+$")
 
 
+_NEEDS_NLTK = ("flavor='rouge_score' with use_stemmer=True needs NLTK's Porter stemmer (pip install nltk), "
+               "as rouge_score itself does")
+
+
+def _check_nltk():
+    """Fail at construction, not at the first token, when NLTK is missing (without importing it:
+    the compiled engine may never need it, see :mod:`.nltk_porter`)."""
+    import importlib.util
+
+    if importlib.util.find_spec("nltk") is None:  # pragma: no cover - depends on the environment
+        raise ImportError(_NEEDS_NLTK)
+
+
 def _nltk_porter():
     try:
         from nltk.stem import porter
     except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("flavor='rouge_score' with use_stemmer=True needs NLTK's Porter stemmer "
-                          "(pip install nltk), as rouge_score itself does") from error
+        raise ImportError(_NEEDS_NLTK) from error
     return porter.PorterStemmer()
 
 
@@ -35,12 +47,15 @@ def _tokenize_plain(text: str) -> List[str]:
 
 class StemmedTokenizer:
     """rouge_score's ``DefaultTokenizer(use_stemmer=True)``, memoizing NLTK's stems in a bounded
-    cache.  A class rather than a closure so that a scorer pickles; the memo is not pickled."""
+    cache.  A class rather than a closure so that a scorer pickles; the memo is not pickled.
+    NLTK (the reference; importing it takes a second) is loaded at the first stem: the compiled
+    engine stems in C and may never call this."""
 
     __slots__ = ("_stemmer", "_cache")
 
     def __init__(self):
-        self._stemmer = _nltk_porter()
+        _check_nltk()
+        self._stemmer = None
         self._cache: Dict[str, str] = {}
 
     def __reduce__(self):
@@ -56,6 +71,8 @@ class StemmedTokenizer:
         if result is None:
             if len(cache) >= CACHE_LIMIT:
                 cache.clear()
+            if self._stemmer is None:
+                self._stemmer = _nltk_porter()
             result = cache[token] = self._stemmer.stem(token)
         return result
 

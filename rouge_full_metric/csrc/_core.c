@@ -26,6 +26,7 @@
  *   newmm.c         <- PyThaiNLP's newmm and tcc_p (Thai words; native_segmenters.py compiles the cluster pattern)
  *   jieba.c         <- jieba's cut of one block, with its dictionary and HMM (Chinese words)
  *   stemmer.c       <- stemmer.py (Porter with Lin's changes, WordNet exceptions)
+ *   nltk_porter.c   <- nltk/stem/porter.py (NLTK's PorterStemmer, flavor rouge_score; nltk_porter.py gates it)
  *   interner.c        token interning (ids for tokens; no Python counterpart)
  *   ngrams.c        <- ngrams.py (n-grams, skip-bigrams, clipped matches)
  *   skip_bigrams.c  <- ngrams.py's skip_bigram_stats (long texts: memory bounded by the pairs)
@@ -45,6 +46,7 @@
 #include "rounding.c"
 #include "interner.c"
 #include "stemmer.c"
+#include "nltk_porter.c"
 #include "tokenization.c"
 #include "xlsum_tokenizer.c"
 #include "char_trie.c"
@@ -108,6 +110,11 @@ static PyMethodDef module_methods[] = {
      "scan_config(data, pos=0, max_evals=1024) -> (elements, next pos or -1) of a canonical ROUGE config, or None."},
     {"read_files", mod_read_files, METH_O, "read_files(paths) -> [bytes or None]: whole files (None: unreadable)."},
     {"porter_stem", mod_porter_stem, METH_O, "porter_stem(word) -> stemmer.porter_stem(word), in C (ASCII words; for tests)."},
+    {"nltk_porter_stem", (PyCFunction)(void (*)(void))mod_nltk_porter_stem, METH_VARARGS | METH_KEYWORDS,
+     "nltk_porter_stem(word, pool_lowercased=True) -> nltk.stem.PorterStemmer().stem(word), in C (any str).\n"
+     "pool_lowercased=False: NLTK before 3.10 (the irregular forms looked up before lowercasing).\n\n"
+     ">>> nltk_porter_stem('generalizations'), nltk_porter_stem('dying')\n"
+     "('gener', 'die')"},
     {"replicate_sums", mod_replicate_sums, METH_VARARGS,
      "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
     {"count_sums", mod_count_sums, METH_VARARGS,
@@ -156,6 +163,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (PyModule_AddIntConstant(m, "API_VERSION", 2) < 0) { Py_DECREF(m); return NULL; }
     Py_INCREF(Py_True);   /* xlsum_tokenize and Engine(tokenizer=...) exist */
     if (PyModule_AddObject(m, "XLSUM_TOKENIZER", Py_True) < 0) { Py_DECREF(Py_True); Py_DECREF(m); return NULL; }
+    Py_INCREF(Py_True);   /* nltk_porter_stem and Engine(flavor "rouge_score", native="nltk_porter") exist */
+    if (PyModule_AddObject(m, "NLTK_PORTER", Py_True) < 0) { Py_DECREF(Py_True); Py_DECREF(m); return NULL; }
     Py_INCREF(&EngineType);
     if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) { Py_DECREF(&EngineType); Py_DECREF(m); return NULL; }
     Py_INCREF(&WorkerType);

@@ -83,6 +83,7 @@ typedef struct {
      * stops holds the stop words, exc the exception table (a key's fin: its base form's entry;
      * a base form that is no key has fin -1).  Read-only once built, so Workers share it. */
     int native, stem, drop_stop;
+    int nltk_stem;          /* flavor rouge_score: NLTK's Porter (nltk_porter.c) on tokens of > 3 bytes */
     Interner stops, exc;
     PyObject *score_type, *stats_type;
     int tokenizer;          /* TOK_*: see the Unicode token pipelines section */
@@ -116,6 +117,7 @@ typedef struct {
     TextBuf *tb; Py_ssize_t ntb, tbcap;
     char *tbuf; Py_ssize_t tbcap_chars;
     char *sbuf; Py_ssize_t sbufcap;     /* the word being stemmed */
+    uint32_t *nbuf; Py_ssize_t nbufcap; /* the same, as code points (nltk_porter.c) */
     Span *lines; Py_ssize_t nlines, linescap;
     char *flat; Py_ssize_t flatcap;
     IVec pdist;                         /* distinct tokens of the prediction */

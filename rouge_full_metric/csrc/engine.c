@@ -79,7 +79,8 @@ static int set_native(EngineObject *self, PyObject *native) {
 
 /* Engine(flavor, types, word_limit, byte_limit, multi_ref, jackknife, alpha, token_filter,
  *        Score, PairStats[, native]); types: [(name, kind, n, weight, max_gap or -1, unigrams)];
- * native (see set_native) makes the core apply token_filter's stop words and stemmer itself.
+ * native (see set_native) makes the core apply token_filter's stop words and stemmer itself;
+ * in flavor rouge_score it is "nltk_porter" (token_filter: rouge_score's tokenizer with NLTK).
  * Keyword tokenizer= (see engine_tokenizer): "perl" (default), "xlsum", "xlsum_basic", "whitespace". */
 static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
     const char *flavor, *multi_ref;
@@ -162,8 +163,16 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
     if (native != Py_None) {
         /* tokens outside [a-z0-9] still go to the Python filter */
         if (!self->filter) { PyErr_SetString(PyExc_TypeError, "a native filter needs token_filter as its fallback"); return -1; }
-        if (self->flavor == FLAVOR_RS) { PyErr_SetString(PyExc_ValueError, "flavor rouge_score has no native filter"); return -1; }
-        if (set_native(self, native)) return -1;
+        if (self->flavor == FLAVOR_RS) {
+            /* rouge_score's tokenizer with use_stemmer: NLTK's Porter on tokens of > 3 characters */
+            if (!PyUnicode_Check(native) || PyUnicode_CompareWithASCIIString(native, "nltk_porter")) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_ValueError, "flavor rouge_score's native filter must be 'nltk_porter', got %R", native);
+                return -1;
+            }
+            self->native = 1;
+            self->nltk_stem = 1;
+        } else if (set_native(self, native)) return -1;
     }
     if (engine_tokenizer(self, kwds)) return -1;
     Py_INCREF(score_type); self->score_type = score_type;

@@ -59,7 +59,20 @@ static int32_t native_final(Ctx *c, Py_ssize_t idx) {
     for (Py_ssize_t k = 0; k < n; k++)
         if (!t[k] || LOWER_ALNUM[t[k]] != t[k]) return -3;
     int32_t fin = (int32_t)idx;
-    if (e->drop_stop && lookup(&e->stops, (const char *)t, n) >= 0) fin = -1;
+    if (e->nltk_stem) {
+        if (n > 3) {
+            if (np_long_y_run(t, n)) return -3;
+            if (grow((void **)&w->nbuf, &w->nbufcap, n, sizeof(uint32_t)) ||
+                grow((void **)&w->sbuf, &w->sbufcap, n + 8, 1)) { c->err = ERR_NOMEM; return -3; }
+            for (Py_ssize_t k = 0; k < n; k++) w->nbuf[k] = t[k];
+            Py_ssize_t len = nltk_porter(w->nbuf, n, n, 1);
+            /* a copy: interning the result may move the arena */
+            for (Py_ssize_t k = 0; k < len; k++) w->sbuf[k] = (char)w->nbuf[k];
+            Py_ssize_t k = intern(&w->in, w->sbuf, len, -2);
+            if (k < 0) { c->err = ERR_NOMEM; return -3; }
+            fin = (int32_t)k;
+        }
+    } else if (e->drop_stop && lookup(&e->stops, (const char *)t, n) >= 0) fin = -1;
     else if (e->stem && n > 3) {
         /* a copy: interning the result may move the arena */
         if (grow((void **)&w->sbuf, &w->sbufcap, n + 8, 1)) { c->err = ERR_NOMEM; return -3; }
