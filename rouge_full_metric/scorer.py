@@ -13,7 +13,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 from .batch import check_corpus_inputs, perl_bootstrap, score_batch, score_examples, score_one
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import lang_pipeline, languages, lost_text, matlab, rouge_score_flavor
+from . import lang_pipeline, languages, lost_text, matlab, rouge_score_flavor, undefined
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, make_token_filter, raw_sentences, read_summary
@@ -570,8 +570,15 @@ class RougeScorer:
         names = self.rouge_types
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
         values = [[s[t][k] for t in names for k in range(3)] for s in per_example]
-        count = len(per_example)
+        return self._aggregate_values(values, keys, confidence, n_bootstrap)
+
+    def _aggregate_values(self, values, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+        """The aggregate of value rows (type-major, then P/R/F); also Spark's "perl" corpus score."""
+        names = self.rouge_types
+        count = len(values)
         if self.flavor == "matlab" and any(math.isnan(v) for row in values for v in row):
+            undefined.warn_omitted(undefined.omitted_counts(values, names), count, "the corpus averages",
+                                   stacklevel=5)
             return self._aggregate_omitting_nan(values, keys, confidence, n_bootstrap)
         if not count:
             return self._aggregate_scores(None, None, 0)
