@@ -212,7 +212,7 @@ def test_compare_writes_csv(lines):
     assert status == 0, err
     rows = out.splitlines()
     assert rows[0] == ("baseline_file,system_file,rouge_type,measure,baseline,system,delta,low,high,"
-                       "p_bootstrap,p_randomization,significant,signature")
+                       "p_bootstrap,p_randomization,n_omitted,significant,signature")
     assert len(rows) == 3 and rows[1].startswith("%s,%s,rouge1,fmeasure,0.733335,1.0," % (lines["pred"], lines["ref"]))
     assert rows[1].split(",")[-1].startswith("flavor:rouge155|")
 
