@@ -36,7 +36,7 @@ import threading
 import weakref
 from typing import List, NamedTuple, Optional, Sequence
 
-from . import compiled
+from . import compiled, matlab, rouge_score_flavor
 from .batch import _check_n_jobs, _run_chunks, compiled_scorer
 from .rouge_types import parse_rouge_type
 
@@ -145,6 +145,11 @@ class _Raw:
 
 def _prepare(single, texts, argument):
     if single.flavor not in _PREPARED_FLAVORS:
+        # read each text once with the flavor's own reader, so that a bad one is named by its
+        # place here ("texts_a[2]"), not by the place ``score`` gives it ("references[0]")
+        check = matlab.read_document if single.flavor == "matlab" else rouge_score_flavor.as_text
+        for k, t in enumerate(texts):
+            check(t, "%s[%d]" % (argument, k))
         return [_Raw(t) for t in texts]
     return [single._prepare(t, "%s[%d]" % (argument, k)) for k, t in enumerate(texts)]
 

@@ -324,3 +324,15 @@ def test_filter_edge_cases():
     assert scorer.filter_near_duplicates(["a b", "a b"], 1.5).kept == [0, 1]
     r = scorer.filter_near_duplicates(["a b", "x", "a b", "x"], 1.0, n_jobs=2)
     assert (r.kept, r.dropped, r.matched, r.scores) == ([0, 1], [2, 3], [0, 1], [1.0, 1.0])
+
+
+@pytest.mark.parametrize("flavor", ["xlsum", "matlab"])
+def test_pairwise_errors_name_the_pairwise_argument(flavor):
+    # these flavors score pair by pair through score(): a bad text was called "references[0]"
+    scorer = RougeScorer(["rouge1"], flavor=flavor)
+    with pytest.raises(TypeError, match=r"^texts_a\[2\] must be a str"):
+        scorer.score_matrix(["a", "b", 3])
+    with pytest.raises(TypeError, match=r"^texts_b\[1\] must be a str"):
+        scorer.score_matrix(["a"], ["b", None])
+    with pytest.raises(TypeError, match=r"^texts\[1\] must be a str"):
+        scorer.filter_near_duplicates(["a", 5], 0.5)

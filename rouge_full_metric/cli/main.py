@@ -144,10 +144,39 @@ def _check_encoding(data: bytes, path: str, argument: str, warn=None) -> bytes:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
+        if isinstance(warn, Utf8Only):
+            raise UsageError("%s: %s is not valid UTF-8 (line %d, byte %d); %s reads UTF-8 text: convert the file "
+                             "(e.g. iconv -f LATIN1 -t UTF-8 %s > %s.utf8)"
+                             % (argument, path, line, exc.start, warn.reader, path, path)) from None
         (warn or sys.stderr.write)(
             "rouge-full: warning: %s: %s is not valid UTF-8 (line %d, byte %d): its bytes are read as they are, as "
-            "ROUGE-1.5.5.pl does (flavor rouge_score needs UTF-8)\n" % (argument, path, line, exc.start))
+            "ROUGE-1.5.5.pl does (--lang and the flavors rouge_score, xlsum and matlab need UTF-8)\n"
+            % (argument, path, line, exc.start))
     return data
+
+
+class Utf8Only:
+    """A ``warn`` for the loaders when the scorer needs text (``--lang``, flavors rouge_score,
+    xlsum, matlab): invalid UTF-8 is then an error naming the file, not a warning about bytes
+    the scorer would refuse later; other warnings still go to ``write``."""
+
+    def __init__(self, write, reader: str):
+        self.write, self.reader = write, reader
+
+    def __call__(self, message):
+        self.write(message)
+
+
+def _reads_bytes(args) -> bool:
+    # ROUGE-1.5.5.pl's byte tokenizer (flavors rouge155 and paper, no --lang) reads any bytes
+    return getattr(args, "lang", None) is None and args.flavor in ("rouge155", "paper")
+
+
+def _warn(args, stderr):
+    if _reads_bytes(args):
+        return stderr.write
+    return Utf8Only(stderr.write, "--lang %s" % args.lang if getattr(args, "lang", None) else
+                    "--flavor %s" % args.flavor)
 
 
 def _read_lines(path: str, argument: str, warn=None) -> List[bytes]:
@@ -536,9 +565,9 @@ def _score_parser():
 def _inputs(args, path, flag, stderr):
     """(texts, references, ids): the system summaries at ``path`` (named by ``flag`` in errors) and
     their references, read as the command's input options say (score, and compare's baseline)."""
-    texts, ids = load_texts(path, flag, args.input_format, args.sentence_sep, args.field, stderr.write)
+    texts, ids = load_texts(path, flag, args.input_format, args.sentence_sep, args.field, _warn(args, stderr))
     references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
-                                 stderr.write)
+                                 _warn(args, stderr))
     return texts, references, ids
 
 
@@ -601,7 +630,7 @@ def _run_compare(argv, stdout, stderr) -> int:
     results = []
     for path in args.systems:
         sys_texts, sys_ids = load_texts(path, "--systems", args.input_format, args.sentence_sep, args.field,
-                                        stderr.write)
+                                        _warn(args, stderr))
         if len(sys_ids) != len(ids):
             raise UsageError("--systems: %s has %d summaries where the baseline %s has %d"
                              % (path, len(sys_ids), args.baseline, len(ids)))
