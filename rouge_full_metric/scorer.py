@@ -467,7 +467,8 @@ class RougeScorer:
         return score_batch(self, predictions, references, n_jobs)
 
     def score_matrix(self, texts_a: Sequence[Text], texts_b: Optional[Sequence[Text]] = None,
-                     measure: str = "fmeasure", n_jobs: int = 1, rouge_type: Optional[str] = None):
+                     measure: str = "fmeasure", n_jobs: int = 1, rouge_type: Optional[str] = None,
+                     max_bytes: Optional[int] = None):
         """numpy array ``M[i, j] = self.score(texts_a[i], [texts_b[j]])[rouge_type].<measure>``.
 
         ``texts_a[i]`` is the prediction, ``texts_b[j]`` the reference (flavor ``rouge_score``:
@@ -475,13 +476,14 @@ class RougeScorer:
         scores ``texts_a`` against itself; a text given as a list of sentences is one text.
         ``measure``: ``"fmeasure"``, ``"precision"`` or
         ``"recall"``; ``rouge_type`` is required when the scorer has several types.  See
-        :mod:`.pairwise` for the algorithms (compiled core, ``n_jobs`` threads).
+        :mod:`.pairwise` for the algorithms (compiled core, ``n_jobs`` threads).  A matrix over
+        ``max_bytes`` (default ``pairwise.MAX_MATRIX_BYTES``, 1 GiB) is refused before allocation.
 
         >>> RougeScorer(["rougeL"]).score_matrix(["a b c", "c b a"]).tolist()
         [[1.0, 0.33333], [0.33333, 1.0]]
         """
         from .pairwise import score_matrix
-        return score_matrix(self, texts_a, texts_b, measure, n_jobs, rouge_type)
+        return score_matrix(self, texts_a, texts_b, measure, n_jobs, rouge_type, max_bytes=max_bytes)
 
     def filter_near_duplicates(self, texts: Sequence[Text], threshold: float, rouge_type: str = "rougeL",
                                measure: str = "fmeasure", n_jobs: int = 1):

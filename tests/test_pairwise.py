@@ -336,3 +336,16 @@ def test_pairwise_errors_name_the_pairwise_argument(flavor):
         scorer.score_matrix(["a"], ["b", None])
     with pytest.raises(TypeError, match=r"^texts\[1\] must be a str"):
         scorer.filter_near_duplicates(["a", 5], 0.5)
+
+
+def test_huge_matrix_is_refused_before_allocating_naming_its_size_and_the_option():
+    scorer = RougeScorer(["rouge1"])
+    # first (on old code: a TypeError at once, not a 3 GiB matrix)
+    with pytest.raises(MemoryError, match=r"a 3 x 2 matrix .*48 bytes"):
+        scorer.score_matrix(["a", "b", "c"], ["a", "b"], max_bytes=40)
+    with pytest.raises(MemoryError, match=r"a 20000 x 20000 matrix of float64 takes 3\.0 GiB \(3200000000 bytes\), "
+                                          r"more than max_bytes=1073741824 .*pass max_bytes=3200000000"):
+        scorer.score_matrix(["a b"] * 20_000)
+    assert scorer.score_matrix(["a", "b", "c"], ["a", "b"], max_bytes=48).shape == (3, 2)
+    with pytest.raises(ValueError, match="max_bytes must be a whole number"):
+        scorer.score_matrix(["a"], max_bytes=-1)
