@@ -191,16 +191,16 @@ def _check_size(na: int, nb: int, max_bytes) -> None:
         raise ValueError("max_bytes must be a whole number of bytes >= 0 (or None), got %r" % (max_bytes,))
     size = 8 * na * nb
     if size > limit:
-        raise MemoryError("score_matrix: a %d x %d matrix of float64 takes %s (%d bytes), more than max_bytes=%d "
-                          "(%s; the default is rouge_full_metric.pairwise.MAX_MATRIX_BYTES): pass max_bytes=%d or "
-                          "more to allocate it, or score blocks of rows (texts_a[i:j]) one at a time"
-                          % (na, nb, _human(size), size, limit, _human(limit), size))
+        raise MemoryError("score_matrix: a %d x %d matrix of float64 takes %s, more than max_bytes=%d (the default "
+                          "is rouge_full_metric.pairwise.MAX_MATRIX_BYTES, 1 GiB): pass max_bytes=%d or more to "
+                          "allocate it, or score blocks of rows (texts_a[i:j]) one at a time"
+                          % (na, nb, _human(size), limit, size))
 
 
 def _human(size: int) -> str:
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale:
-            return "%.1f %s" % (size / scale, unit)
+            return "%.1f %s (%d bytes)" % (size / scale, unit, size)
     return "%d bytes" % size
 
 
