@@ -98,13 +98,13 @@ class _Words:
     With the core's XL-Sum support (``tokenizer="whitespace"``) the tokens themselves, split on
     spaces (the space tokens jieba and newmm return -- counted by XL-Sum's scorer -- travel as
     private-use characters, which the BasicTokenizer removes from real text).  Without it, ASCII
-    pseudo-words ``t<k>``, one per distinct token: the core's own tokenizer keeps them whole and the
-    scores depend only on which tokens are equal (the check ROUGE-1.5.5.pl's goldens use)."""
+    pseudo-words ``t<hex of the token's UTF-8>``: the core's own tokenizer keeps them whole and the
+    scores depend only on which tokens are equal (the check ROUGE-1.5.5.pl's goldens use).  The
+    pseudo-word is a function of the token alone, so nothing is remembered: a numbering of the
+    distinct tokens grew with an open vocabulary and could never be forgotten mid-batch."""
 
     def __init__(self, pseudo: bool):
         self.pseudo = pseudo
-        self.ids: Dict[str, str] = {}
-        self.lock = threading.Lock()
 
     def line(self, tokens) -> str:
         if not self.pseudo:
@@ -112,14 +112,7 @@ class _Words:
             # "ไร ๆ") must not split it in the core
             return " ".join(t if not _has_space(t) else "".join("\ue000" if c.isspace() else c for c in t)
                             for t in tokens)
-        ids, out = self.ids, []
-        for t in tokens:
-            word = ids.get(t)
-            if word is None:
-                with self.lock:   # numbering must not race between threads
-                    word = ids.setdefault(t, "t%d" % len(ids))
-            out.append(word)
-        return " ".join(out)
+        return " ".join(["t" + t.encode("utf-8", "surrogatepass").hex() for t in tokens])
 
 
 class _PretokenizedScorer(_CompiledScorer):

@@ -98,6 +98,10 @@ class Flavor:
         pure-Python engine runs."""
         return None
 
+    def check_text(self, text, argument: str) -> None:
+        """Raise the flavor's own error, naming ``argument``, for a text it cannot read (used
+        where texts are scored through ``score`` and would be named by the place it gives them)."""
+
     # Whether corpus_stat's ``mid`` reads the bootstrap (then a plain average still needs one).
     mid_from_bootstrap = False
 

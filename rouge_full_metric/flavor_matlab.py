@@ -27,6 +27,9 @@ class Matlab(Flavor):
         matlab.check_options(scorer.types, scorer.use_stemmer, scorer.remove_stopwords, scorer.word_limit,
                              scorer.byte_limit, scorer.multi_ref, scorer.jackknife, scorer.tokenizer)
 
+    def check_text(self, text, argument: str) -> None:
+        matlab.read_document(text, argument)
+
     def check_reading(self, scorer) -> None:
         if scorer.language is not None:
             raise ValueError("lang is not an option of flavor 'matlab' (it tokenizes as MATLAB's "

@@ -13,6 +13,7 @@ Traceback (most recent call last):
 ...
 ValueError: flavor 'rouge_score' computes rouge<N>, rougeL and rougeLsum only; for rougeW use flavor 'rouge155' or 'paper'
 """
+from . import rouge_score_flavor
 from .flavor_base import TOKENIZER_WITH_LANG, Flavor
 
 # Types rouge_score can compute (it only knows rouge1..rouge9; any N is accepted here).
@@ -29,6 +30,9 @@ class RougeScore(Flavor):
     lost_text_rouge_score = True
     # how the error messages name the tool whose options these are
     tool = "rouge_score"
+
+    def check_text(self, text, argument: str) -> None:
+        rouge_score_flavor.as_text(text, argument)
 
     def check_reading(self, scorer) -> None:
         if scorer.language is not None:

@@ -116,7 +116,25 @@ def wlcs_value(model: Sequence[str], peer: Sequence[str], f: List[float]) -> flo
     """
     if not model or not peer:
         return 0.0
-    return wlcs_table(model, peer, f)[-1][-1]
+    # The papers' recurrence c = c_diag + f(k+1) - f(k) telescopes in exact arithmetic only: in
+    # floats a text against itself sums to f(n) plus rounding (R = 1.0000000000000002).  Each cell
+    # keeps instead its value before the current run (``base``) and reads base + f(k): the same
+    # numbers in exact arithmetic, f(n) exactly for a full match.  (Flavor rouge155 keeps the
+    # Perl's order in wlcs_table: its bits are the Perl's.)
+    width = len(peer)
+    prev_base, prev_run, prev = [0.0] * (width + 1), [0] * (width + 1), [0.0] * (width + 1)
+    for token in model:
+        base, run, cur = [0.0] * (width + 1), [0] * (width + 1), [0.0] * (width + 1)
+        for j in range(width):
+            if token == peer[j]:
+                k = prev_run[j] + 1
+                base[j + 1], run[j + 1] = prev_base[j], k
+                cur[j + 1] = prev_base[j] + f[k]
+            else:
+                up, left = prev[j + 1], cur[j]
+                cur[j + 1] = base[j + 1] = up if up >= left else left
+        prev_base, prev_run, prev = base, run, cur
+    return prev[-1]
 
 
 def _union_marks(model_sentence: Sequence[str], peer_sentences: Sequence[Sequence[str]],

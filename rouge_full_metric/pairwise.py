@@ -49,6 +49,11 @@ _FILTER_BLOCK = 1024
 # last bits of the F formulas); the compiled core uses the same margin.
 _MARGIN = 2e-5
 
+# The largest matrix score_matrix allocates unless its max_bytes says otherwise: 1 GiB of float64
+# (134 million cells, about 11,585 x 11,585).  A bigger one is refused before anything is
+# allocated, naming its size; a 20,000 x 20,000 matrix silently filled 3 GiB before.
+MAX_MATRIX_BYTES = 1 << 30
+
 # scorer -> {rouge_type: single-type RougeScorer}: the single-type scorers (and so their compiled
 # Engines and Worker pools) live as long as the scorer.
 _single_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -144,6 +149,10 @@ class _Raw:
 
 def _prepare(single, texts, argument):
     if not single.rules.pairwise_reads_once:
+        # read each text once with the flavor's own reader, so that a bad one is named by its
+        # place here ("texts_a[2]"), not by the place ``score`` gives it ("references[0]")
+        for k, t in enumerate(texts):
+            single.rules.check_text(t, "%s[%d]" % (argument, k))
         return [_Raw(t) for t in texts]
     return [single._prepare(t, "%s[%d]" % (argument, k)) for k, t in enumerate(texts)]
 
@@ -174,13 +183,35 @@ def _may_reach(single, hub: int, ref_units: int, pred_units: int, mi: int, thres
 
 
 # ----------------------------------------------------------------------------- public
+def _check_size(na: int, nb: int, max_bytes) -> None:
+    limit = MAX_MATRIX_BYTES if max_bytes is None else max_bytes
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 0:
+        raise ValueError("max_bytes must be a whole number of bytes >= 0 (or None), got %r" % (max_bytes,))
+    size = 8 * na * nb
+    if size > limit:
+        raise MemoryError("score_matrix: a %d x %d matrix of float64 takes %s, more than max_bytes=%d (the default "
+                          "is rouge_full_metric.pairwise.MAX_MATRIX_BYTES, 1 GiB): pass max_bytes=%d or more to "
+                          "allocate it, or score blocks of rows (texts_a[i:j]) one at a time"
+                          % (na, nb, _human(size), limit, size))
+
+
+def _human(size: int) -> str:
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            return "%.1f %s (%d bytes)" % (size / scale, unit, size)
+    return "%d bytes" % size
+
+
 def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, measure: str = "fmeasure",
-                 n_jobs: int = 1, rouge_type: Optional[str] = None, backend: Optional[str] = None):
+                 n_jobs: int = 1, rouge_type: Optional[str] = None, backend: Optional[str] = None,
+                 max_bytes: Optional[int] = None):
     """The ``len(texts_a) x len(texts_b)`` numpy array of ``scorer.score(a, [b])[rouge_type].<measure>``.
 
     ``texts_b=None`` scores ``texts_a`` against itself.  ``rouge_type`` is needed when the scorer
     has several types (any type name the scorer's flavor supports may be given).  ``n_jobs``
     threads share the rows (-1: every core).  ``backend="python"`` forces the pure-Python engine.
+    A matrix larger than ``max_bytes`` (default :data:`MAX_MATRIX_BYTES`, 1 GiB: 8 bytes a cell)
+    is refused with a ``MemoryError`` naming its size before anything is allocated.
 
     >>> from rouge_full_metric import RougeScorer
     >>> m = score_matrix(RougeScorer(["rouge1", "rougeL"]), ["a b c", "c b a"], rouge_type="rougeL")
@@ -198,6 +229,7 @@ def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, 
         raise ValueError("backend must be 'compiled', 'python' or None, got %r" % (backend,))
     single = _single_type_scorer(scorer, _resolve_type(scorer, rouge_type))
     na, nb = len(texts_a), len(texts_b)
+    _check_size(na, nb, max_bytes)
     out = np.zeros((na, nb), dtype=np.float64)
     found = None if backend == "python" else _corpus(single, texts_a, None if same else texts_b)
     if backend == "compiled" and found is None:

@@ -27,6 +27,7 @@ from .languages import resolve as resolve_language
 from .lcs import lcs_length
 from .lost_text import LostTextWarning
 from .matlab import rouge_evaluation_score
+from .memo import Memo
 from .multilingual_stemmers import hindi as hindi_stem
 from .ngrams import ngram_counts
 from .nltk_porter import stem as nltk_porter_stem
@@ -42,6 +43,7 @@ from .native_segmenters import jieba_segmenter
 from .segmenters import burmese as burmese_segment
 from .snowball_stopwords import VERSION as SNOWBALL_STOPWORDS_VERSION
 from .tokenization import raw_sentences
+from .undefined import UndefinedScoreWarning
 from .xlsum_tokenizer import basic_tokens
 from .xlsum_unicode import PYONMTTOK_VERSION
 
@@ -49,8 +51,8 @@ from .xlsum_unicode import PYONMTTOK_VERSION
 _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMART_COMMON_WORDS, make_tokenizer, parse_rouge_type,
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
-             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Flavor, Matlab, Paper,
-             Rouge155, RougeScore, Xlsum, FLAVOR_NAMES)
+             SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Memo,
+             UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

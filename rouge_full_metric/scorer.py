@@ -20,7 +20,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_batch, score_examples, score_one
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor
+from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor, undefined
 from .flavor_base import MULTI_REF
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
@@ -475,7 +475,8 @@ class RougeScorer:
         return score_batch(self, predictions, references, n_jobs)
 
     def score_matrix(self, texts_a: Sequence[Text], texts_b: Optional[Sequence[Text]] = None,
-                     measure: str = "fmeasure", n_jobs: int = 1, rouge_type: Optional[str] = None):
+                     measure: str = "fmeasure", n_jobs: int = 1, rouge_type: Optional[str] = None,
+                     max_bytes: Optional[int] = None):
         """numpy array ``M[i, j] = self.score(texts_a[i], [texts_b[j]])[rouge_type].<measure>``.
 
         ``texts_a[i]`` is the prediction, ``texts_b[j]`` the reference (flavor ``rouge_score``:
@@ -483,13 +484,14 @@ class RougeScorer:
         scores ``texts_a`` against itself; a text given as a list of sentences is one text.
         ``measure``: ``"fmeasure"``, ``"precision"`` or
         ``"recall"``; ``rouge_type`` is required when the scorer has several types.  See
-        :mod:`.pairwise` for the algorithms (compiled core, ``n_jobs`` threads).
+        :mod:`.pairwise` for the algorithms (compiled core, ``n_jobs`` threads).  A matrix over
+        ``max_bytes`` (default ``pairwise.MAX_MATRIX_BYTES``, 1 GiB) is refused before allocation.
 
         >>> RougeScorer(["rougeL"]).score_matrix(["a b c", "c b a"]).tolist()
         [[1.0, 0.33333], [0.33333, 1.0]]
         """
         from .pairwise import score_matrix
-        return score_matrix(self, texts_a, texts_b, measure, n_jobs, rouge_type)
+        return score_matrix(self, texts_a, texts_b, measure, n_jobs, rouge_type, max_bytes=max_bytes)
 
     def filter_near_duplicates(self, texts: Sequence[Text], threshold: float, rouge_type: str = "rougeL",
                                measure: str = "fmeasure", n_jobs: int = 1):
@@ -575,10 +577,17 @@ class RougeScorer:
 
     def _aggregate(self, per_example, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
-        values = self._value_table(per_example)
-        count = len(per_example)
+        return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap)
+
+    def _aggregate_values(self, values, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+        """The aggregate of a float64 (N, 3 * types) value table (type-major, then P/R/F); also
+        Spark's "perl" corpus score."""
+        count = len(values)
         if self.rules.omit_nan and bool(values.size) and math.isnan(values.sum()):
-            return self._aggregate_omitting_nan(values.tolist(), keys, confidence, n_bootstrap)
+            rows = values.tolist()
+            undefined.warn_omitted(undefined.omitted_counts(rows, self.rouge_types), count, "the corpus averages",
+                                   stacklevel=5)
+            return self._aggregate_omitting_nan(rows, keys, confidence, n_bootstrap)
         if not count:
             return self._aggregate_scores(None, None, 0)
         # Only flavor rouge155 reports a bootstrap figure (mid) that must be the Perl's to the last

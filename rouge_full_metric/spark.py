@@ -40,6 +40,7 @@ from typing import Dict, NamedTuple, Optional, Sequence
 from .extras import install_line
 from .columns import column_names, is_missing, score_columns
 from .scorer import AggregateScore, RougeScorer
+from .undefined import omitted_counts, warn_omitted
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 # Rows up to which method="auto" collects per-row values and runs the Perl's bootstrap on the
@@ -64,7 +65,9 @@ class SparkCorpusScore(NamedTuple):
 
     ``aggregate``: {rouge_type: AggregateScore} as in ``RougeScorer.score_corpus``; ``count``: the
     rows scored; ``skipped``: rows left out for missing text (``nulls="skip"``); ``method``:
-    "perl" or "poisson"; ``signature``: the scorer's signature (plus ``boot:poisson/<seed>``).
+    "perl" or "poisson"; ``signature``: the scorer's signature (plus ``boot:poisson/<seed>``);
+    ``omitted``: {rouge type: (precision, recall, F) counts of rows whose value is undefined (NaN,
+    flavor matlab) and left out of that statistic}, only the types with one (see :mod:`.undefined`).
     """
 
     aggregate: Dict[str, AggregateScore]
@@ -72,6 +75,7 @@ class SparkCorpusScore(NamedTuple):
     skipped: int
     method: str
     signature: str
+    omitted: Dict[str, tuple] = {}
 
 
 # ----------------------------------------------------------------------------------- checks
@@ -284,14 +288,11 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
             raise ValueError("id_column %r holds duplicate ids; ids must be unique" % (id_column,))
     else:
         ids = [str(k + 1) for k in range(count)]
-    values = frame[value_names].to_numpy(dtype=np.float64)
-    means = [math.fsum(values[:, j].tolist()) / count if count else 0.0 for j in range(values.shape[1])]
-    intervals = None
-    if count:
-        from .batch import perl_bootstrap
-        intervals = perl_bootstrap(values, ["%s.%s" % (i, system_id) for i in ids], int(n_bootstrap), confidence,
-                                   exact=scorer._rounded)   # as RougeScorer._aggregate
-    return scorer._aggregate_scores(intervals, means, count), count, skipped
+    values = frame[value_names].to_numpy(dtype=np.float64).reshape(count, len(value_names))
+    # score_corpus's own last step, so that NaN rows (flavor matlab) are left out the same way
+    aggregate = scorer._aggregate_values(values, ["%s.%s" % (i, system_id) for i in ids], confidence,
+                                         int(n_bootstrap))
+    return aggregate, count, skipped, omitted_counts(values.tolist(), types)
 
 
 # Poisson(1) by inversion of 32 random bits: the CDF's thresholds P(X <= k) * 2**32 for
@@ -399,7 +400,9 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
         partition = _partition_id()
         scorer = RougeScorer(types, **options)
         sums = np.zeros((n_bootstrap, width), dtype=np.float64)
-        weights = np.zeros(n_bootstrap, dtype=np.float64)
+        # per column: a NaN value (flavor matlab) is left out of its own column only
+        weights = np.zeros((n_bootstrap, width), dtype=np.float64)
+        defined = np.zeros(width, dtype=np.int64)
         columns = [[] for _ in range(width)]
         count = skipped = 0
         first_missing = None
@@ -418,46 +421,56 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
                 keys = ["%d:%d" % (partition, position + k) for k in np.flatnonzero(keep)]
             values = values[keep]
             count += len(values)
+            mask = ~np.isnan(values)
+            defined += mask.sum(axis=0)
             for j in range(width):
-                columns[j].extend(exact_sum_parts(values[:, j].tolist()))
+                columns[j].extend(exact_sum_parts(values[mask[:, j], j].tolist()))
+            values = np.where(mask, values, 0.0)
             for a in range(0, len(values), chunk):
                 w = poisson_weights(keys[a:a + chunk], n_bootstrap, seed)
                 sums += w.T @ values[a:a + chunk]
-                weights += w.sum(axis=0)
+                weights += w.T @ mask[a:a + chunk].astype(np.float64)
             # keep the part lists short: re-split them into exact parts now and then
             for j in range(width):
                 if len(columns[j]) > 256:
                     columns[j] = exact_sum_parts(columns[j])
         part = {"sums": sums, "weights": weights, "columns": [exact_sum_parts(c) for c in columns],
-                "count": count, "skipped": skipped, "first_missing": first_missing}
+                "count": count, "defined": defined, "skipped": skipped, "first_missing": first_missing}
         yield pd.DataFrame({"blob": [pickle.dumps(part, protocol=4)]})
 
     def merge(a, b):
         return {"sums": a["sums"] + b["sums"], "weights": a["weights"] + b["weights"],
                 "columns": [exact_sum_parts(x + y) for x, y in zip(a["columns"], b["columns"])],
-                "count": a["count"] + b["count"], "skipped": a["skipped"] + b["skipped"],
+                "count": a["count"] + b["count"], "defined": a["defined"] + b["defined"],
+                "skipped": a["skipped"] + b["skipped"],
                 "first_missing": a["first_missing"] or b["first_missing"]}
 
     columns = [F.col(pcol), F.col(rcol)] + ([F.col(id_column).cast("string").alias("__id")] if id_column else [])
     schema = T.StructType([T.StructField("blob", T.BinaryType(), False)])
     parts = df.select(*columns).mapInPandas(run, schema).rdd.map(lambda row: pickle.loads(row[0]))
-    zero = {"sums": np.zeros((n_bootstrap, width)), "weights": np.zeros(n_bootstrap),
-            "columns": [[] for _ in range(width)], "count": 0, "skipped": 0, "first_missing": None}
+    zero = {"sums": np.zeros((n_bootstrap, width)), "weights": np.zeros((n_bootstrap, width)),
+            "columns": [[] for _ in range(width)], "count": 0, "defined": np.zeros(width, dtype=np.int64),
+            "skipped": 0, "first_missing": None}
     total = parts.treeAggregate(zero, merge, merge, depth=2)
     if total["skipped"] and nulls == "error":
         raise ValueError("%d row(s) have a NULL prediction or reference (one: %s); pass nulls='skip' "
                          "to leave them out" % (total["skipped"], total["first_missing"]))
     count = total["count"]
-    means = [math.fsum(c) / count if count else 0.0 for c in total["columns"]]
+    defined = [int(n) for n in total["defined"]]
+    means = [math.fsum(c) / n if n else math.nan for c, n in zip(total["columns"], defined)]
     intervals = None
     if count:
-        from .bootstrap import interval
+        from .bootstrap import Interval, interval
 
         with np.errstate(divide="ignore", invalid="ignore"):
-            replicate_means = np.where(total["weights"][:, None] > 0,
-                                       total["sums"] / total["weights"][:, None], 0.0)
-        intervals = [interval(replicate_means[:, j], confidence) for j in range(width)]
-    return scorer._aggregate_scores(intervals, means, count), count, total["skipped"]
+            replicate_means = np.where(total["weights"] > 0, total["sums"] / total["weights"], 0.0)
+        # a statistic with no defined value at all is NaN, as in score_corpus
+        intervals = [interval(replicate_means[:, j], confidence) if defined[j] else Interval(*[math.nan] * 3)
+                     for j in range(width)]
+    omitted = {t: tuple(count - defined[3 * ti + k] for k in range(3)) for ti, t in enumerate(types)}
+    omitted = {t: c for t, c in omitted.items() if any(c)}
+    warn_omitted(omitted, count, "the corpus averages", stacklevel=3)
+    return scorer._aggregate_scores(intervals, means, count), count, total["skipped"], omitted
 
 
 def corpus_score(df, predictions: str = "prediction", references: str = "reference",
@@ -507,13 +520,13 @@ def corpus_score(df, predictions: str = "prediction", references: str = "referen
         method = "perl" if df.count() <= max_driver_rows else "poisson"
     signature = scorer.signature(confidence, n_bootstrap)
     if method == "perl":
-        aggregate, count, skipped = _perl_corpus(df, scorer, options, predictions, references, id_column,
+        aggregate, count, skipped, omitted = _perl_corpus(df, scorer, options, predictions, references, id_column,
                                                  confidence, n_bootstrap, system_id, nulls)
     else:
-        aggregate, count, skipped = _poisson_corpus(df, scorer, options, predictions, references, id_column,
+        aggregate, count, skipped, omitted = _poisson_corpus(df, scorer, options, predictions, references, id_column,
                                                     confidence, int(n_bootstrap), nulls, int(seed))
         signature += "|boot:poisson/%d" % seed
-    return SparkCorpusScore(aggregate, count, skipped, method, signature)
+    return SparkCorpusScore(aggregate, count, skipped, method, signature, omitted)
 
 
 __all__ = ["add_rouge_columns", "corpus_score", "SparkCorpusScore", "poisson_weights", "exact_sum_parts",

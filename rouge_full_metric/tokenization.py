@@ -11,9 +11,10 @@ sentence: the LCS/WLCS programs).  They only differ under ``word_limit``/``byte_
 Perl's sentence reader has a bug under ``-b`` that parity requires us to keep (spec Q3).
 """
 import re
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Union
+from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 
 from .rouge155_data import SMART_COMMON_WORDS
+from .memo import Memo
 from .stemmer import stem
 
 Text = Union[str, bytes, Sequence[Union[str, bytes]]]
@@ -149,8 +150,9 @@ def limit_sentences(sentences: List[str], word_limit: Optional[int],
 
 
 # Distinct surface forms a token filter memoizes before it starts afresh: a long-lived process
-# meeting an open vocabulary (names, numbers, typos) must not grow without bound.  About 100 MB at
-# this size; read at call time, so tests can lower it.
+# meeting an open vocabulary (names, numbers, typos) must not grow without bound.  Read at call
+# time, so tests can lower it; the memo's bytes are bounded too (memo.MAX_BYTES), which is what
+# binds first (about 100 MB at this many entries).
 CACHE_LIMIT = 1 << 19
 
 
@@ -166,7 +168,7 @@ class TokenFilter:
 
     def __init__(self, use_stemmer: bool, remove_stopwords: bool):
         self.settings = (bool(use_stemmer), bool(remove_stopwords))
-        self._cache: Dict[str, Optional[str]] = {}
+        self._cache = Memo()   # bounded in bytes too (memo.MAX_BYTES)
 
     def __reduce__(self):
         return (TokenFilter, self.settings)
@@ -186,8 +188,7 @@ class TokenFilter:
         cache = self._cache
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
-        cache[token] = result
-        return result
+        return cache.put(token, result)
 
     def __call__(self, tokens: List[str]) -> List[str]:
         if self.settings == (False, False):

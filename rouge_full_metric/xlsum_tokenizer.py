@@ -29,6 +29,7 @@ import unicodedata
 from typing import Callable, List, Optional
 
 from . import xlsum_unicode
+from .memo import Memo
 
 # The three substitutions pyonmttok makes on tokens (its others are for characters the
 # BasicTokenizer already removed as punctuation).
@@ -169,12 +170,12 @@ def make_tokenizer(segmenter: Optional[Callable[[str], List[str]]] = None,
     >>> make_tokenizer()("Le 3ème match, à Zürich: 2-1!")
     ['le', '3', 'ème', 'match', 'à', 'zürich', '2', '1']
     """
-    cache = {}
+    cache = Memo()   # bounded in bytes (memo.MAX_BYTES): an open vocabulary must not grow it forever
 
     def stem(token: str) -> str:
         result = cache.get(token)
         if result is None:
-            result = cache[token] = stemmer(token) if len(token) > 3 else token
+            result = cache.put(token, stemmer(token) if len(token) > 3 else token)
         return result
 
     def tokenize(text: str) -> List[str]:
@@ -196,7 +197,7 @@ def make_sentence_tokenizer(stemmer: Optional[Callable[[str], str]] = None) -> C
     >>> make_sentence_tokenizer()("北京今天下雨了。abc123")
     ['北京今天下雨了', 'abc123']
     """
-    cache = {}
+    cache = Memo()   # bounded in bytes (memo.MAX_BYTES)
 
     def tokenize(text: str) -> List[str]:
         tokens = basic_tokens(text.lower())
@@ -205,7 +206,7 @@ def make_sentence_tokenizer(stemmer: Optional[Callable[[str], str]] = None) -> C
             for t in tokens:
                 result = cache.get(t)
                 if result is None:
-                    result = cache[t] = stemmer(t) if len(t) > 3 else t
+                    result = cache.put(t, stemmer(t) if len(t) > 3 else t)
                 out.append(result)
             tokens = out
         return [t for t in tokens if t]

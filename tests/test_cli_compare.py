@@ -170,3 +170,103 @@ def test_mismatched_system_named(systems, tmp_path):
     status = cli.main(["compare", "-b", systems["a"], "-s", str(short), "-r", systems["ref"], "-q"],
                       stdout=io.BytesIO(), stderr=err)
     assert status == 2 and "--systems" in err.getvalue()
+
+
+# ------------------------------------------------------------------ undefined (NaN) scores, flavor matlab
+
+def _no_nan(constant):
+    raise AssertionError("bare %s in JSON output" % constant)
+
+
+@pytest.fixture(scope="module")
+def matlab_systems(tmp_path_factory):
+    # example 3's reference has one word: its MATLAB ROUGE-2 is NaN (nothing to count)
+    rng = random.Random(8)
+    root = tmp_path_factory.mktemp("matlab_nan")
+    refs = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 15))) for _ in range(30)]
+    refs[3] = "election"
+    base = [" ".join(w if rng.random() < 0.6 else rng.choice(WORDS) for w in r.split()) for r in refs]
+    paths = {}
+    for name, lines in [("ref", refs), ("a", base), ("same", base)]:
+        paths[name] = root / (name + ".txt")
+        paths[name].write_text("\n".join(lines) + "\n")
+    return {k: str(v) for k, v in paths.items()}
+
+
+def test_nan_example_is_omitted_and_identical_system_is_not_significant(matlab_systems):
+    from rouge_full_metric import RougeScorer
+    from rouge_full_metric.undefined import UndefinedScoreWarning
+
+    lines = {k: open(matlab_systems[k]).read().splitlines() for k in ("ref", "a")}
+    scorer = RougeScorer(["rouge1", "rouge2"], flavor="matlab")
+    with pytest.warns(UndefinedScoreWarning):
+        per = scorer.score_corpus(lines["a"], lines["ref"]).per_example
+    assert math.isnan(per[3]["rouge2"].fmeasure)
+    with pytest.warns(UndefinedScoreWarning, match="rouge2: 1 of 30 examples"):
+        rows = compare_systems(per, per, scorer.rouge_types, n_samples=200)
+    for row in rows:
+        assert row.delta == 0.0 and row.p_bootstrap == 1.0 and row.p_randomization == 1.0, row
+        assert not math.isnan(row.baseline)
+    assert [r.n_omitted for r in rows] == [0, 1]
+    # the omitted example does not change the other examples' comparison
+    kept = [p for k, p in enumerate(per) if k != 3]
+    assert compare_systems(kept, kept, ["rouge2"], n_samples=200)[0][:9] == rows[1][:9]
+    # the low-level tests refuse NaN rather than print a false p-value
+    with pytest.raises(ValueError, match=r"a\[1\] is NaN"):
+        paired_bootstrap([0.1, math.nan], [0.1, 0.2])
+    with pytest.raises(ValueError, match=r"b\[0\] is NaN"):
+        approximate_randomization([0.1, 0.2], [math.nan, 0.2])
+
+
+def test_every_example_nan_gives_no_test():
+    from rouge_full_metric.scoring import Score
+
+    from rouge_full_metric.undefined import UndefinedScoreWarning
+
+    nan = Score(math.nan, math.nan, math.nan)
+    with pytest.warns(UndefinedScoreWarning, match="rouge2: 1 of 1 examples"):
+        row = compare_systems([{"rouge2": nan}], [{"rouge2": nan}], ["rouge2"], n_samples=10)[0]
+    assert math.isnan(row.delta) and row.p_bootstrap is None and row.p_randomization is None
+    assert row.n_omitted == 1
+
+
+def test_cli_compare_matlab_nan_is_not_significant_and_json_is_valid(matlab_systems):
+    out, err = io.BytesIO(), io.StringIO()
+    status = cli.main(["compare", "-b", matlab_systems["a"], "-s", matlab_systems["same"], "-r", matlab_systems["ref"],
+                       "--flavor", "matlab", "--rouge-types", "rouge1", "rouge2", "--n-samples", "200",
+                       "--format", "json", "-q"], stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    report = json.loads(out.getvalue(), parse_constant=_no_nan)
+    rows = report["systems"][0]["comparisons"]
+    assert [r["significant"] for r in rows] == [False, False]
+    assert [r["n_omitted"] for r in rows] == [0, 1]
+    assert "rouge2: 1 of 30 examples" in err.getvalue()
+    out = io.BytesIO()
+    assert cli.main(["compare", "-b", matlab_systems["a"], "-s", matlab_systems["same"], "-r", matlab_systems["ref"],
+                     "--flavor", "matlab", "--rouge-types", "rouge2", "--n-samples", "50", "-q"],
+                    stdout=out, stderr=io.StringIO()) == 0
+    table = out.getvalue().decode()
+    assert "rouge2: 1 example(s) left out" in table and " yes" not in table
+
+
+def test_cli_score_json_and_per_example_have_null_not_nan(matlab_systems, tmp_path):
+    per_example = tmp_path / "per.jsonl"
+    out, err = io.BytesIO(), io.StringIO()
+    status = cli.main(["score", "-p", matlab_systems["a"], "-r", matlab_systems["ref"], "--flavor", "matlab",
+                       "--rouge-types", "rouge2", "--format", "json", "--per-example", str(per_example), "-q"],
+                      stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    report = json.loads(out.getvalue(), parse_constant=_no_nan)
+    assert report["n_omitted"] == {"rouge2": {"precision": 1, "recall": 1, "fmeasure": 1}}
+    assert report["scores"]["rouge2"]["recall"]["mean"] is not None
+    assert "rouge2: 1 of 30 examples" in err.getvalue()
+    records = [json.loads(line, parse_constant=_no_nan) for line in per_example.read_text().splitlines()]
+    assert records[3]["rouge2"]["recall"] is None and records[2]["rouge2"]["recall"] is not None
+    # a statistic with no defined value at all is null in the report
+    only = tmp_path / "one.txt"
+    only.write_text("a b\n")
+    out = io.BytesIO()
+    assert cli.main(["score", "-p", str(only), "-r", str(only), "--flavor", "matlab", "--rouge-types", "rouge3",
+                     "--format", "json", "-q"], stdout=out, stderr=io.StringIO()) == 0
+    report = json.loads(out.getvalue(), parse_constant=_no_nan)
+    assert report["scores"]["rouge3"]["recall"] == {"low": None, "mid": None, "high": None, "mean": None}

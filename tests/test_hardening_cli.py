@@ -119,6 +119,19 @@ def test_invalid_utf8_warns_and_scores_the_bytes(tmp_path, lines):
     assert status == 0 and "not valid UTF-8 (line 1" in err and "latin1.txt" in err
 
 
+@pytest.mark.parametrize("options, reader", [(["--lang", "zh"], "--lang zh"), (["--lang", "hi"], "--lang hi"),
+                                             (["--flavor", "xlsum"], "--flavor xlsum"),
+                                             (["--flavor", "rouge_score"], "--flavor rouge_score"),
+                                             (["--flavor", "matlab"], "--flavor matlab")])
+def test_invalid_utf8_is_one_error_naming_the_file_where_text_is_needed(tmp_path, lines, options, reader):
+    # these read text, not bytes: no "read as they are" warning followed by a codec error naming no file
+    path = write(tmp_path / "latin1.txt", "caf\xe9 a b\nb\nc\nd\n".encode("latin-1"))
+    status, out, err = run(["score", "-p", path, "-r", lines["ref"], "-q"] + options)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "read as they are" not in err and "codec" not in err, err
+    assert "--predictions: %s is not valid UTF-8 (line 1, byte 3); %s reads UTF-8 text" % (path, reader) in err
+
+
 def test_out_of_memory_is_a_message(lines, monkeypatch):
     def exhausted(*args, **kwargs):
         raise MemoryError
@@ -212,7 +225,7 @@ def test_compare_writes_csv(lines):
     assert status == 0, err
     rows = out.splitlines()
     assert rows[0] == ("baseline_file,system_file,rouge_type,measure,baseline,system,delta,low,high,"
-                       "p_bootstrap,p_randomization,significant,signature")
+                       "p_bootstrap,p_randomization,n_omitted,significant,signature")
     assert len(rows) == 3 and rows[1].startswith("%s,%s,rouge1,fmeasure,0.733335,1.0," % (lines["pred"], lines["ref"]))
     assert rows[1].split(",")[-1].startswith("flavor:rouge155|")
 

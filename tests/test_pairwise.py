@@ -324,3 +324,28 @@ def test_filter_edge_cases():
     assert scorer.filter_near_duplicates(["a b", "a b"], 1.5).kept == [0, 1]
     r = scorer.filter_near_duplicates(["a b", "x", "a b", "x"], 1.0, n_jobs=2)
     assert (r.kept, r.dropped, r.matched, r.scores) == ([0, 1], [2, 3], [0, 1], [1.0, 1.0])
+
+
+@pytest.mark.parametrize("flavor", ["xlsum", "matlab"])
+def test_pairwise_errors_name_the_pairwise_argument(flavor):
+    # these flavors score pair by pair through score(): a bad text was called "references[0]"
+    scorer = RougeScorer(["rouge1"], flavor=flavor)
+    with pytest.raises(TypeError, match=r"^texts_a\[2\] must be a str"):
+        scorer.score_matrix(["a", "b", 3])
+    with pytest.raises(TypeError, match=r"^texts_b\[1\] must be a str"):
+        scorer.score_matrix(["a"], ["b", None])
+    with pytest.raises(TypeError, match=r"^texts\[1\] must be a str"):
+        scorer.filter_near_duplicates(["a", 5], 0.5)
+
+
+def test_huge_matrix_is_refused_before_allocating_naming_its_size_and_the_option():
+    scorer = RougeScorer(["rouge1"])
+    # first (on old code: a TypeError at once, not a 3 GiB matrix)
+    with pytest.raises(MemoryError, match=r"a 3 x 2 matrix .*48 bytes"):
+        scorer.score_matrix(["a", "b", "c"], ["a", "b"], max_bytes=40)
+    with pytest.raises(MemoryError, match=r"a 20000 x 20000 matrix of float64 takes 3\.0 GiB \(3200000000 bytes\), "
+                                          r"more than max_bytes=1073741824 .*pass max_bytes=3200000000"):
+        scorer.score_matrix(["a b"] * 20_000)
+    assert scorer.score_matrix(["a", "b", "c"], ["a", "b"], max_bytes=48).shape == (3, 2)
+    with pytest.raises(ValueError, match="max_bytes must be a whole number"):
+        scorer.score_matrix(["a"], max_bytes=-1)

@@ -335,3 +335,23 @@ def test_compiled_equals_python_for_paper_selection(multi_ref, jackknife, alpha)
     c_scores, c_stats = score_examples(scorer, preds, refs, backend="compiled")
     assert repr(c_stats) == repr(py_stats)
     assert repr(c_scores) == repr(py_scores)
+
+
+@pytest.mark.parametrize("flavor", ["paper", "matlab"])
+def test_rouge_w_of_a_text_against_itself_is_exactly_one(flavor):
+    # the papers' recurrence c + f(k+1) - f(k) telescopes only in exact arithmetic: a full match
+    # summed to f(n) plus rounding, R = P = F = 1.0000000000000002
+    import random
+
+    from rouge_full_metric import RougeScorer, batch, compiled
+
+    rnd = random.Random(4)
+    texts = [" ".join(rnd.choice("a b c d e f g h".split()) for _ in range(rnd.randint(1, 80))) for _ in range(200)]
+    texts.append("d a e b e c g f b e b h h c d a a")
+    scorer = RougeScorer(["rougeW-1.2", "rougeW-2.5"], flavor=flavor, jackknife=False)
+    engines = ["python"] + (["compiled"] if flavor == "paper" and compiled.AVAILABLE else [])  # matlab: Python only
+    for engine in engines:
+        per_example, _ = batch.score_examples(scorer, texts, [[t] for t in texts], backend=engine)
+        for scores in per_example:
+            for s in scores.values():
+                assert (s.precision, s.recall, s.fmeasure) == (1.0, 1.0, 1.0), (engine, s)

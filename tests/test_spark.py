@@ -229,6 +229,53 @@ def test_corpus_score_null_rows_error_or_skip(spark):
     assert [s.mean for s in poisson.aggregate["rouge1"]] == [s.mean for s in want.aggregate["rouge1"]]
 
 
+def _matlab_rows_with_nan(n=300):
+    # references of one word make ROUGE-2 undefined (NaN) in flavor matlab: 67 rows of 300
+    preds, refs = _corpus(n, seed=5, multi=False)
+    return [(p, "cat" if k % 5 == 2 else r) for k, (p, r) in enumerate(zip(preds, refs))]
+
+
+def test_matlab_nan_rows_perl_method_equals_score_corpus_bit_for_bit(spark):
+    from rouge_full_metric.spark import corpus_score
+    from rouge_full_metric.undefined import UndefinedScoreWarning
+
+    rows = _matlab_rows_with_nan()
+    frame = spark.createDataFrame(rows, "prediction string, reference string").coalesce(3)
+    types = ["rouge1", "rouge2", "rougeL"]
+    with pytest.warns(UndefinedScoreWarning, match=r"rouge2: 67 of 300 examples"):
+        want = RougeScorer(types, flavor="matlab").score_corpus([p for p, _ in rows], [r for _, r in rows])
+    with pytest.warns(UndefinedScoreWarning):
+        got = corpus_score(frame, rouge_types=types, flavor="matlab", method="perl")
+    assert repr(got.aggregate) == repr(want.aggregate)   # repr: bit for bit, and no NaN anywhere
+    assert "nan" not in repr(got.aggregate)
+    assert got.omitted == {"rouge2": (3, 67, 67)}
+
+
+def test_matlab_nan_rows_poisson_method_omits_them(spark):
+    import math
+
+    from rouge_full_metric.spark import corpus_score
+    from rouge_full_metric.undefined import UndefinedScoreWarning
+
+    rows = _matlab_rows_with_nan()
+    frame = spark.createDataFrame(rows, "prediction string, reference string").coalesce(3)
+    types = ["rouge1", "rouge2"]
+    want = RougeScorer(types, flavor="matlab").score_corpus([p for p, _ in rows], [r for _, r in rows],
+                                                            n_bootstrap=200)
+    with pytest.warns(UndefinedScoreWarning):
+        got = corpus_score(frame, rouge_types=types, flavor="matlab", method="poisson", n_bootstrap=200)
+    assert got.omitted == {"rouge2": (3, 67, 67)}
+    for t in types:
+        for g, w in zip(got.aggregate[t], want.aggregate[t]):
+            assert g.mean == w.mean and g.mid == w.mid          # exact means over the defined rows
+            assert not math.isnan(g.low) and abs(g.low - w.low) < 0.03 and abs(g.high - w.high) < 0.03
+    # a statistic with no defined row at all is NaN, as in score_corpus
+    only = spark.createDataFrame([("a b", "a"), ("c", "c")], "prediction string, reference string")
+    with pytest.warns(UndefinedScoreWarning):
+        got = corpus_score(only, rouge_types=["rouge2"], flavor="matlab", method="poisson", n_bootstrap=20)
+    assert math.isnan(got.aggregate["rouge2"].recall.mid) and got.omitted == {"rouge2": (1, 2, 2)}
+
+
 def test_duplicate_ids_are_refused_by_the_perl_path(spark):
     from rouge_full_metric.spark import corpus_score
 

@@ -27,7 +27,10 @@ numbers bit for bit (``tests/test_cli_compare.py`` checks this).
 (0.1, True)
 """
 import math
+import warnings
 from typing import Dict, List, NamedTuple, Optional, Sequence
+
+from ..undefined import UndefinedScoreWarning
 
 __all__ = ["sample_seed", "BootstrapResult", "paired_bootstrap", "approximate_randomization",
            "Comparison", "compare_systems", "METHODS"]
@@ -57,6 +60,12 @@ def _check(a: Sequence[float], b: Sequence[float], count: int, count_name: str, 
                          % (len(a), len(b)))
     if not len(a):
         raise ValueError("no examples to compare")
+    # a NaN difference makes every |d| >= |delta| false: p would be 1/(R+1), "significant"
+    for name, values in (("a", a), ("b", b)):
+        bad = next((k for k, x in enumerate(values) if math.isnan(x)), None)
+        if bad is not None:
+            raise ValueError("%s[%d] is NaN (an undefined score): significance cannot be computed on it; leave "
+                             "the example out (compare_systems does)" % (name, bad))
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ValueError("%s must be a whole number >= 1, got %r" % (count_name, count))
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -148,7 +157,12 @@ def approximate_randomization(a: Sequence[float], b: Sequence[float], n_trials: 
 
 
 class Comparison(NamedTuple):
-    """One rouge type and measure of a system against the baseline."""
+    """One rouge type and measure of a system against the baseline.
+
+    ``n_omitted``: examples left out because their score is undefined (NaN, flavor matlab) in
+    either system; ``baseline``, ``system``, ``delta`` and the tests use the others only.  With no
+    example left the means are NaN and the tests are not run (``None``).
+    """
 
     rouge_type: str
     measure: str
@@ -159,6 +173,7 @@ class Comparison(NamedTuple):
     high: Optional[float]
     p_bootstrap: Optional[float]
     p_randomization: Optional[float]
+    n_omitted: int = 0
 
 
 def compare_systems(baseline: Sequence[Dict[str, object]], system: Sequence[Dict[str, object]],
@@ -169,7 +184,9 @@ def compare_systems(baseline: Sequence[Dict[str, object]], system: Sequence[Dict
 
     ``measure`` is ``"fmeasure"``, ``"recall"`` or ``"precision"``; ``methods`` any of
     ``"bootstrap"`` and ``"randomization"`` (a skipped one gives ``None`` fields).  ``progress``,
-    if given, is called as ``progress(done, total)`` after each test of each rouge type.
+    if given, is called as ``progress(done, total)`` after each test of each rouge type.  An example
+    whose score is NaN in either system is left out of that type's comparison (``n_omitted``, and an
+    :class:`..undefined.UndefinedScoreWarning`): significance is never computed on NaN.
 
     >>> from rouge_full_metric.scoring import Score
     >>> a = [{"rouge1": Score(0.5, 0.5, 0.5)}, {"rouge1": Score(0.2, 0.2, 0.2)}]
@@ -185,10 +202,25 @@ def compare_systems(baseline: Sequence[Dict[str, object]], system: Sequence[Dict
         raise ValueError("methods: unknown %s; expected any of %s" % (", ".join(map(repr, unknown)), ", ".join(METHODS)))
     out = []
     total, done = len(rouge_types) * len(methods), 0
+    omitted = {}
     for name in rouge_types:
         a = [getattr(s[name], measure) for s in baseline]
         b = [getattr(s[name], measure) for s in system]
+        if len(a) != len(b):
+            raise ValueError("the two systems must be scored on the same examples: %d vs %d scores"
+                             % (len(a), len(b)))
+        pairs = [(x, y) for x, y in zip(a, b) if not (math.isnan(x) or math.isnan(y))]
+        n_omitted = len(a) - len(pairs)
+        if n_omitted:
+            omitted[name] = n_omitted
+            a, b = [x for x, _ in pairs], [y for _, y in pairs]
         low = high = p_bs = p_ar = None
+        if not pairs and n_omitted:
+            done += len(methods)
+            if progress is not None:
+                progress(done, total)
+            out.append(Comparison(name, measure, math.nan, math.nan, math.nan, None, None, None, None, n_omitted))
+            continue
         if "bootstrap" in methods:
             res = paired_bootstrap(a, b, n_samples, seed, confidence)
             low, high, p_bs = res.low, res.high, res.p_value
@@ -202,5 +234,10 @@ def compare_systems(baseline: Sequence[Dict[str, object]], system: Sequence[Dict
                 progress(done, total)
         mean_a, mean_b = _sequential_mean(a), _sequential_mean(b)
         out.append(Comparison(name, measure, mean_a, mean_b, _sequential_mean([y - x for x, y in zip(a, b)]),
-                              low, high, p_bs, p_ar))
+                              low, high, p_bs, p_ar, n_omitted))
+    if omitted:
+        warnings.warn("undefined (NaN) %s left out of the comparison: %s; a MATLAB score is NaN where a reference "
+                      "has nothing to count (e.g. fewer words than n)"
+                      % (measure, "; ".join("%s: %d of %d examples" % (t, n, len(baseline)) for t, n in omitted.items())),
+                      UndefinedScoreWarning, stacklevel=2)
     return out

@@ -40,13 +40,16 @@ import collections.abc
 import csv
 import io
 import json
+import math
 import os
 import sys
 import time
+import warnings
 from typing import List, Optional, Sequence
 
 from . import perl_cli
 from .input_files import read_file
+from ..undefined import json_safe, omitted_counts
 
 __all__ = ["main", "load_texts", "load_references"]
 
@@ -141,10 +144,39 @@ def _check_encoding(data: bytes, path: str, argument: str, warn=None) -> bytes:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
+        if isinstance(warn, Utf8Only):
+            raise UsageError("%s: %s is not valid UTF-8 (line %d, byte %d); %s reads UTF-8 text: convert the file "
+                             "(e.g. iconv -f LATIN1 -t UTF-8 %s > %s.utf8)"
+                             % (argument, path, line, exc.start, warn.reader, path, path)) from None
         (warn or sys.stderr.write)(
             "rouge-full: warning: %s: %s is not valid UTF-8 (line %d, byte %d): its bytes are read as they are, as "
-            "ROUGE-1.5.5.pl does (flavor rouge_score needs UTF-8)\n" % (argument, path, line, exc.start))
+            "ROUGE-1.5.5.pl does (--lang and the flavors rouge_score, xlsum and matlab need UTF-8)\n"
+            % (argument, path, line, exc.start))
     return data
+
+
+class Utf8Only:
+    """A ``warn`` for the loaders when the scorer needs text (``--lang``, flavors rouge_score,
+    xlsum, matlab): invalid UTF-8 is then an error naming the file, not a warning about bytes
+    the scorer would refuse later; other warnings still go to ``write``."""
+
+    def __init__(self, write, reader: str):
+        self.write, self.reader = write, reader
+
+    def __call__(self, message):
+        self.write(message)
+
+
+def _reads_bytes(args) -> bool:
+    # ROUGE-1.5.5.pl's byte tokenizer (flavors rouge155 and paper, no --lang) reads any bytes
+    return getattr(args, "lang", None) is None and args.flavor in ("rouge155", "paper")
+
+
+def _warn(args, stderr):
+    if _reads_bytes(args):
+        return stderr.write
+    return Utf8Only(stderr.write, "--lang %s" % args.lang if getattr(args, "lang", None) else
+                    "--flavor %s" % args.flavor)
 
 
 def _read_lines(path: str, argument: str, warn=None) -> List[bytes]:
@@ -446,8 +478,9 @@ def _mid_note(signature: str) -> str:
 
 # Printed values keep 15 significant digits: means of 5-decimal values carry binary noise in the
 # 16th and 17th (0.37764800000000004) that no one wants to read; 15 digits are what a double holds.
+# NaN (an undefined flavor-matlab statistic) is null: JSON has no NaN.
 def _printed(x):
-    return None if x is None else float("%.15g" % x)
+    return None if x is None or math.isnan(x) else float("%.15g" % x)
 
 
 def _stat_dict(stat):
@@ -456,10 +489,14 @@ def _stat_dict(stat):
 
 
 def _json_report(result, n_examples) -> str:
+    names = list(result.aggregate)
+    omitted = omitted_counts([[s[t][k] for t in names for k in range(3)] for s in result.per_example], names)
     report = {"signature": result.signature, "n_examples": n_examples, "scores": {
         name: {"precision": _stat_dict(agg.precision), "recall": _stat_dict(agg.recall),
-               "fmeasure": _stat_dict(agg.fmeasure)} for name, agg in result.aggregate.items()}}
-    return json.dumps(report, indent=2) + "\n"
+               "fmeasure": _stat_dict(agg.fmeasure)} for name, agg in result.aggregate.items()},
+        # flavor matlab: examples whose value is undefined (NaN) and left out of each statistic
+        "n_omitted": {name: dict(zip(("precision", "recall", "fmeasure"), c)) for name, c in omitted.items()}}
+    return json.dumps(report, indent=2, allow_nan=False) + "\n"
 
 
 def _csv_report(result) -> str:
@@ -490,8 +527,8 @@ def _write_per_example(path, result, ids):
                 for i, scores in zip(ids, result.per_example):
                     record = {"id": i, "signature": result.signature}
                     for name in names:
-                        record[name] = scores[name]._asdict()
-                    f.write(json.dumps(record) + "\n")
+                        record[name] = json_safe(scores[name]._asdict())
+                    f.write(json.dumps(record, allow_nan=False) + "\n")
     except OSError as exc:
         raise UsageError("--per-example: cannot write %s (%s)" % (path, exc.strerror or exc)) from None
 
@@ -528,9 +565,9 @@ def _score_parser():
 def _inputs(args, path, flag, stderr):
     """(texts, references, ids): the system summaries at ``path`` (named by ``flag`` in errors) and
     their references, read as the command's input options say (score, and compare's baseline)."""
-    texts, ids = load_texts(path, flag, args.input_format, args.sentence_sep, args.field, stderr.write)
+    texts, ids = load_texts(path, flag, args.input_format, args.sentence_sep, args.field, _warn(args, stderr))
     references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
-                                 stderr.write)
+                                 _warn(args, stderr))
     return texts, references, ids
 
 
@@ -593,7 +630,7 @@ def _run_compare(argv, stdout, stderr) -> int:
     results = []
     for path in args.systems:
         sys_texts, sys_ids = load_texts(path, "--systems", args.input_format, args.sentence_sep, args.field,
-                                        stderr.write)
+                                        _warn(args, stderr))
         if len(sys_ids) != len(ids):
             raise UsageError("--systems: %s has %d summaries where the baseline %s has %d"
                              % (path, len(sys_ids), args.baseline, len(ids)))
@@ -604,8 +641,12 @@ def _run_compare(argv, stdout, stderr) -> int:
                                             os.path.join(args.baseline, ids[first])))
         res = _score(scorer, sys_texts, references, ids, args, stderr, os.path.basename(path))
         bar = _Progress([], stderr, "resampling %s" % os.path.basename(path), _progress_enabled(args, stderr))
-        rows = compare_systems(base.per_example, res.per_example, scorer.rouge_types, args.measure, methods,
-                               args.n_samples, args.seed, args.confidence, progress=bar.step)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            rows = compare_systems(base.per_example, res.per_example, scorer.rouge_types, args.measure, methods,
+                                   args.n_samples, args.seed, args.confidence, progress=bar.step)
+        for w in caught:
+            stderr.write("rouge-full: warning: %s: %s\n" % (path, w.message))
         results.append((path, rows))
     signature = "%s|test:%s/%d/seed%d|measure:%s" % (base.signature, "+".join(methods), args.n_samples,
                                                      args.seed, args.measure)
@@ -614,7 +655,7 @@ def _run_compare(argv, stdout, stderr) -> int:
         report = json.dumps({"signature": signature, "baseline": args.baseline, "n_examples": len(ids),
                              "significance_level": level, "systems": [
                                  {"system": path, "comparisons": [_comparison_dict(r, level) for r in rows]}
-                                 for path, rows in results]}, indent=2) + "\n"
+                                 for path, rows in results]}, indent=2, allow_nan=False) + "\n"
     elif args.format == "csv":
         report = _compare_csv(args.baseline, results, level, signature)
     else:
@@ -630,7 +671,7 @@ def _comparison_dict(row, level) -> dict:
 
 
 _COMPARE_COLUMNS = ("rouge_type", "measure", "baseline", "system", "delta", "low", "high", "p_bootstrap",
-                    "p_randomization")
+                    "p_randomization", "n_omitted")
 
 
 def _compare_csv(baseline, results, level, signature) -> str:
@@ -667,6 +708,10 @@ def _compare_table(baseline, results, n_examples, level, confidence, signature) 
             lines.append("%-12s %-9s %9.5f %9.5f %+9.5f  %-21s %8s %8s  %s" % (
                 r.rouge_type, r.measure, r.baseline, r.system, r.delta, ci, num(r.p_bootstrap, "%.4f"),
                 num(r.p_randomization, "%.4f"), "yes" if _significant(r, level) else "no"))
+        for r in rows:
+            if r.n_omitted:
+                lines.append("%s: %d example(s) left out (undefined, NaN, %s in either system)"
+                             % (r.rouge_type, r.n_omitted, r.measure))
     lines.append("")
     lines.append("significant: every p < %g; signature: %s" % (level, signature))
     if signature.startswith("flavor:rouge155|"):

@@ -40,9 +40,13 @@ enum { MR_AVERAGE = 0, MR_BEST, MR_MAX, MR_MAX_RP };
 static Py_ssize_t TABLE_WORDS_LIMIT = (Py_ssize_t)1 << 22;
 /* A Worker forgets its token cache past this many entries or arena bytes (checked between
  * examples): memory stays bounded whatever the vocabulary.  Variables, so that tests can shrink
- * them (_set_intern_limits) to exercise the resets without gigabytes of tokens. */
-static Py_ssize_t INTERN_RESET_LIMIT = (Py_ssize_t)1 << 22;
-static Py_ssize_t INTERN_RESET_BYTES = (Py_ssize_t)1 << 28;
+ * them (_set_intern_limits) to exercise the resets without gigabytes of tokens.  An entry costs
+ * 60-140 bytes across the per-vocabulary arrays (more with the XL-Sum tokenizer's stems), so
+ * 2^17 entries and an 8 MiB arena keep a Worker under ~25 MB (docs/memory.md); 2^22 entries let
+ * an xlsum scorer reach ~640 MB.  A batch's working vocabulary is far below 2^17 distinct
+ * tokens: warm scoring never resets. */
+static Py_ssize_t INTERN_RESET_LIMIT = (Py_ssize_t)1 << 17;
+static Py_ssize_t INTERN_RESET_BYTES = (Py_ssize_t)1 << 23;
 
 #define ERR_NOMEM 1
 #define ERR_PY 2

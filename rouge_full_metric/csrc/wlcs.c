@@ -169,20 +169,38 @@ static int wlcs_marks(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int
     return 0;
 }
 
-/* WLCS(X, Y) of the papers (the final cell), in two rows of memory. */
+/* WLCS(X, Y) of the papers (the final cell), in two rows of memory.  Each cell keeps its value
+ * before the current run (base) and reads base + f[k], as lcs.wlcs_value does: a full match
+ * gives f(n) exactly, where (c + f[k+1]) - f[k] would carry rounding (R = 1.0000000000000002). */
 static int wlcs_value(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int32_t *b, Py_ssize_t n,
                       const double *f, double *out) {
     *out = 0.0;
     if (m == 0 || n == 0) return 0;
-    if (grow((void **)&w->wc, &w->wccap, 2 * (n + 1), sizeof(double)) ||
+    if (grow((void **)&w->wc, &w->wccap, 4 * (n + 1), sizeof(double)) ||
         grow((void **)&w->wr, &w->wrcap, 2 * (n + 1), sizeof(int32_t))) return -1;
-    double *pc = w->wc, *cc = w->wc + (n + 1);
+    double *pc = w->wc, *cc = w->wc + (n + 1), *pb = w->wc + 2 * (n + 1), *cb = w->wc + 3 * (n + 1);
     int32_t *pr = w->wr, *cr = w->wr + (n + 1);
     memset(pc, 0, (size_t)(n + 1) * sizeof(double));
+    memset(pb, 0, (size_t)(n + 1) * sizeof(double));
     memset(pr, 0, (size_t)(n + 1) * sizeof(int32_t));
     for (Py_ssize_t i = 1; i <= m; i++) {
-        wlcs_row(a[i - 1], b, n, f, pc, pr, cc, cr, NULL);
-        double *t = pc; pc = cc; cc = t;
+        int32_t t = a[i - 1];
+        cc[0] = cb[0] = 0.0;
+        cr[0] = 0;
+        for (Py_ssize_t j = 1; j <= n; j++) {
+            if (t == b[j - 1]) {
+                int32_t k = pr[j - 1] + 1;
+                cb[j] = pb[j - 1];
+                cr[j] = k;
+                cc[j] = pb[j - 1] + f[k];
+            } else {
+                double up = pc[j], left = cc[j - 1];
+                cc[j] = cb[j] = up >= left ? up : left;
+                cr[j] = 0;
+            }
+        }
+        double *t1 = pc; pc = cc; cc = t1;
+        double *t2 = pb; pb = cb; cb = t2;
         int32_t *q = pr; pr = cr; cr = q;
     }
     *out = pc[n];
