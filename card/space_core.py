@@ -97,7 +97,10 @@ def ensure_core(space_dir):
         except BaseException as error:  # no compiler, no setuptools, a failed compile: SystemExit too
             if isinstance(error, KeyboardInterrupt):
                 raise
-            return "none", "the C core could not be built here (%s: %s)" % (type(error).__name__, error)
+            message = (str(error).splitlines() or [""])[0]
+            if len(message) > 160:  # a failed compile quotes its whole command line
+                message = message[:157] + "..."
+            return "none", "the C core could not be built here (%s: %s)" % (type(error).__name__, message)
     sys.path.insert(0, build_lib)
     importlib.invalidate_caches()
     core = _installed_core()
