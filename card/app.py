@@ -189,6 +189,7 @@ _HEAD = ("padding:7px 14px;border:none;border-bottom:2px solid var(--border-colo
 _ROW_HEAD = _CELL.replace("text-align:right", "text-align:left") + ";font-weight:600"
 _LEFT_HEAD = _HEAD.replace("text-align:right", "text-align:left")
 _GROUP_HEAD = _HEAD.replace("text-align:right", "text-align:center").replace("2px solid", "1px solid")
+_TR = '<tr style="border:none">'
 _SUFFIXES = ("_precision", "_recall", "_low", "_high")
 
 
@@ -225,13 +226,13 @@ def results_table(result):
             'color:var(--body-text-color-subdued)">%s</span></h3>' % note,
             '<table class="rfm-scores" style="%s">' % _TABLE_STYLE, "<thead>"]
     if with_ci:
-        rows.append("<tr>%s%s</tr>" % ("".join('<th rowspan="2" style="%s">%s</th>' % (_LEFT_HEAD, h) for h in lead),
+        rows.append(_TR + "%s%s</tr>" % ("".join('<th rowspan="2" style="%s">%s</th>' % (_LEFT_HEAD, h) for h in lead),
                                         "".join('<th colspan="3" style="%s">%s</th>' % (_GROUP_HEAD, label)
                                                 for label, _ in measures)))
-        rows.append("<tr>%s</tr>" % "".join('<th style="%s">%s</th>' % (_HEAD, s) for _ in measures
+        rows.append(_TR + "%s</tr>" % "".join('<th style="%s">%s</th>' % (_HEAD, s) for _ in measures
                                             for s in ("score", "low", "high")))
     else:
-        rows.append("<tr>%s%s</tr>" % ("".join('<th style="%s">%s</th>' % (_LEFT_HEAD, h) for h in lead),
+        rows.append(_TR + "%s%s</tr>" % ("".join('<th style="%s">%s</th>' % (_LEFT_HEAD, h) for h in lead),
                                         "".join('<th style="%s">%s</th>' % (_HEAD, label) for label, _ in measures)))
     rows.append("</thead><tbody>")
     examples = range(len(result[types[0]])) if per_example else [None]
@@ -247,7 +248,7 @@ def results_table(result):
                     value = result[rouge_type + suffix + key_names[stat]]
                     cells.append(_cell(value[example] if example is not None else value, rouge_type, measure, stat,
                                        example))
-            rows.append("<tr>%s</tr>" % "".join(cells))
+            rows.append(_TR + "%s</tr>" % "".join(cells))
     rows.append("</tbody></table>")
     return "\n".join(rows)
 

@@ -230,7 +230,7 @@ def test_app_compiles_and_scores_without_gradio(space, checkout_rouge, tmp_path)
                 cell = 'data-type="%s" data-measure="%s" data-stat="%s" style="[^"]*">%.5f</td>' % (
                     name, measure, stat, result[name + suffix + key])
                 assert re.search(cell, table), cell
-    assert table.count("<tr>") == 2 + 2 and ">low</th>" in table
+    assert table.count("<tr ") == 2 + 2 and ">low</th>" in table
     assert signature.startswith("flavor:rouge155|stem:yes|stop:no|limit:none|multi:max")
     jsonl_predictions, jsonl_references = app.parse_jsonl(app.EXAMPLE_JSONL)
     assert "\n" in jsonl_predictions[0] and len(jsonl_references[0]) == 2
