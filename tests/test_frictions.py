@@ -238,3 +238,12 @@ def test_inputs_page_runs_and_the_docstring_says_it():
         exec(compile(block, "docs/inputs.md", "exec"), namespace)
     assert namespace["two_references"] != namespace["one_reference_in_sentences"]
     assert "docs/inputs.md" in RougeScorer.score.__doc__ and '[["a b", "c d"]]' in RougeScorer.score.__doc__
+
+
+def test_other_import_errors_keep_their_traceback(files, monkeypatch):
+    def broken(args):
+        raise ImportError("No module named 'rouge_full_metric._nothing'")
+
+    monkeypatch.setattr(cli_main, "_make_scorer", broken)
+    with pytest.raises(ImportError, match="_nothing"):
+        run(["score", "-p", files["pred"], "-r", files["ref"], "-q"])

@@ -813,7 +813,10 @@ def main(argv: Optional[Sequence[str]] = None, stdout=None, stderr=None) -> int:
         stderr.write("rouge-full %s: error: %s\n" % (argv[0], exc))
         return 2
     except ImportError as exc:
-        # an optional package (e.g. --lang zh's segmenter) is missing: one line, as for other errors
+        # an optional package (e.g. --lang zh's segmenter) is missing: one line, as for other errors;
+        # any other ImportError is a bug and keeps its traceback
+        if "pip install" not in str(exc):
+            raise
         stderr.write("rouge-full %s: error: %s\n" % (argv[0], _missing_extra_message(exc)))
         return 2
     except MemoryError:
@@ -830,7 +833,7 @@ def _missing_extra_message(exc: ImportError) -> str:
     """The ImportError's message on one line, with the install line that works in a checkout (the
     package is on no index yet, so ``pip install rouge_full_metric[...]`` finds nothing)."""
     message = " ".join(str(exc).split())
-    if CHECKOUT_EXTRA not in message:
+    if "[multilingual]" in message and CHECKOUT_EXTRA not in message:
         message += " (from a checkout of the repository: %s)" % CHECKOUT_EXTRA
     return message.replace("lang=", "--lang ")
 
