@@ -61,17 +61,49 @@ _single_lock = threading.Lock()
 
 
 class NearDuplicates(NamedTuple):
-    """What :func:`filter_near_duplicates` returns.
+    """What :func:`filter_near_duplicates` returns: positions in the input, not texts.
 
     ``kept``: indices of the texts kept, ascending.  ``dropped``: indices of the texts dropped,
-    ascending; ``matched[k]`` is the kept text that ``dropped[k]`` matched (the first one, in
-    input order, whose score reached the threshold) and ``scores[k]`` that score.
+    ascending; ``matched[k]`` is the index of the kept text that ``dropped[k]`` matched (the
+    first one, in input order, whose score reached the threshold) and ``scores[k]`` that score.
+    ``kept_indices``, ``dropped_indices`` and ``matched_indices`` are the same lists under names
+    that say so; :meth:`kept_texts` and :meth:`dropped_pairs` give the texts.
+
+    >>> texts = ["a cat sat", "a cat sat", "a dog ran"]
+    >>> r = NearDuplicates(kept=[0, 2], dropped=[1], matched=[0], scores=[1.0])
+    >>> r.kept_indices, r.kept_texts(texts)
+    ([0, 2], ['a cat sat', 'a dog ran'])
+    >>> r.dropped_pairs(texts)
+    [('a cat sat', 'a cat sat', 1.0)]
     """
 
     kept: List[int]
     dropped: List[int]
     matched: List[int]
     scores: List[float]
+
+    @property
+    def kept_indices(self) -> List[int]:
+        """``kept``, by a name that says it holds indices."""
+        return self.kept
+
+    @property
+    def dropped_indices(self) -> List[int]:
+        """``dropped``, by a name that says it holds indices."""
+        return self.dropped
+
+    @property
+    def matched_indices(self) -> List[int]:
+        """``matched``, by a name that says it holds indices."""
+        return self.matched
+
+    def kept_texts(self, texts: Sequence) -> list:
+        """The kept texts of ``texts`` (the sequence that was filtered), in order."""
+        return [texts[i] for i in self.kept]
+
+    def dropped_pairs(self, texts: Sequence) -> list:
+        """``(dropped text, the kept text it matched, score)`` for each dropped text, in order."""
+        return [(texts[q], texts[k], s) for q, k, s in zip(self.dropped, self.matched, self.scores)]
 
 
 def _single_type_scorer(scorer, rouge_type: str):

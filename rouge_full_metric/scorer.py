@@ -449,6 +449,17 @@ class RougeScorer:
         Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
         >>> RougeScorer(["rouge2"]).score(target=["a b x", "b c"], prediction="a b c d")["rouge2"]
         Score(precision=0.33333, recall=0.66667, fmeasure=0.44444)
+
+        A flat list is several references; one reference in sentences is a list inside the list
+        (or one text with ``\\n`` between its sentences).  The two differ (docs/inputs.md):
+
+        >>> scorer = RougeScorer(["rouge1"])
+        >>> scorer.score("a b", ["a b", "c d"])["rouge1"]     # two references, pooled (Perl -f A)
+        Score(precision=0.5, recall=0.5, fmeasure=0.5)
+        >>> scorer.score("a b", [["a b", "c d"]])["rouge1"]   # one reference of two sentences
+        Score(precision=1.0, recall=0.5, fmeasure=0.66667)
+        >>> scorer.score("a b", ["a b\\nc d"])["rouge1"]      # the same reference as one text
+        Score(precision=1.0, recall=0.5, fmeasure=0.66667)
         """
         given = [(name, value) for name, value in (("references", references), ("target", target),
                                                     ("reference", reference)) if value is not _MISSING]

@@ -129,7 +129,7 @@ def test_mismatched_lengths_named(files, tmp_path):
     short = tmp_path / "short.txt"
     short.write_text("only one\n")
     status, _, err = run(["score", "-p", files["pred"], "-r", str(short), "-q"])
-    assert status == 2 and "--references" in err and "1 summaries for 3 predictions" in err
+    assert status == 2 and "--references" in err and "1 summary for 3 predictions" in err
 
 
 class FakeTerminal(io.StringIO):

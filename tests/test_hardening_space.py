@@ -35,7 +35,8 @@ class _Button(_Component):
 
 def _fake_gradio():
     gr = types.ModuleType("gradio")
-    for name in ("Blocks", "Row", "Tab", "Accordion", "Markdown", "Dropdown", "Checkbox", "Textbox", "JSON"):
+    for name in ("Blocks", "Row", "Column", "Tab", "Accordion", "Markdown", "HTML", "Dropdown", "Checkbox", "Textbox",
+                 "JSON"):
         setattr(gr, name, type(name, (_Component,), {}))
     gr.Button = _Button
     gr.Error = type("Error", (Exception,), {})
@@ -66,8 +67,10 @@ def test_every_api_parameter_is_named_after_its_input(monkeypatch):
             assert label.split(" ")[0].rstrip(":") == param.name, (api_name, param.name, label)
         names = [p.name for p in params]
         assert "return_precision_recall" in names and "flavor" in names
-        assert fn(*[c.kwargs.get("value", c.args[0] if c.args else None) for c in inputs]) == \
-            ({"rouge1": 1.0}, "flavor:rouge155", "")
+        table, signature, warnings, result = fn(*[c.kwargs.get("value", c.args[0] if c.args else None)
+                                                  for c in inputs])
+        assert 'data-type="rouge1" data-measure="fmeasure"' in table and ">1.00000<" in table
+        assert (signature, warnings, result) == ("flavor:rouge155", "", {"rouge1": 1.0})
 
 
 def test_f_only_from_the_form():

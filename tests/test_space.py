@@ -71,11 +71,17 @@ def _expected(checkout_rouge):
 def test_space_holds_the_card_and_identical_copies_of_every_module(space):
     modules = sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py")
     assert "rouge_full_metric.py" in modules and "scorer.py" in modules
-    assert sorted(p.name for p in space.iterdir()) == sorted(modules + ["README.md", "app.py", "requirements.txt"])
+    card_files = ["README.md", "app.py", "space_core.py", "requirements.txt"]
+    assert sorted(p.name for p in space.iterdir()) == sorted(modules + card_files + ["csrc"])
     for name in modules:
         assert (space / name).read_bytes() == (PACKAGE / name).read_bytes(), name
-    for name in ("README.md", "app.py", "requirements.txt"):
+    for name in card_files:
         assert filecmp.cmp(space / name, CARD / name, shallow=False), name
+    # the C sources the Space builds its core from (space_core.py), all of them, unchanged
+    sources = sorted(p.name for p in (PACKAGE / "csrc").iterdir() if p.suffix in (".c", ".h"))
+    assert "_core.c" in sources and sorted(p.name for p in (space / "csrc").iterdir()) == sources
+    for name in sources:
+        assert (space / "csrc" / name).read_bytes() == (PACKAGE / "csrc" / name).read_bytes(), name
 
 
 def test_every_module_the_metric_needs_is_named_in_its_script(space):
@@ -143,8 +149,12 @@ def test_card_explains_the_aggregate_and_has_the_migration_and_flavor_tables():
     assert "Average_F" in body and "median" in body and "plain mean" in body
     assert "### Migrating from `evaluate.load(\"rouge\")`" in body
     assert '`flavor="rouge_score"`' in body or 'flavor="rouge_score"' in body
-    for flavor in ('`"rouge155"` (default)', '`"rouge_score"`', '`"paper"`'):
+    for flavor in ('`"rouge155"` (default)', '`"rouge_score"`', '`"paper"`', '`"matlab"`', '`"xlsum"`'):
         assert "| %s |" % flavor in body, flavor
+    # as many ways as the metric has flavors (issue 17: it said "four ways" with five)
+    from rouge_full_metric.scorer import FLAVORS
+
+    assert len(FLAVORS) == 5 and "every variant five ways" in body
     assert "transformers<5" in body and "datasets<5" in body
 
 
@@ -216,6 +226,15 @@ def test_app_compiles_and_scores_without_gradio(space, checkout_rouge, tmp_path)
                        "confidence_intervals": True, "multi_ref": "max"}
     result, signature = app.score(metric, predictions, references, options)
     assert result == checkout_rouge.compute(predictions=predictions, references=references, **options)
+    # the page's table: every value of the result in its cell, 5 decimals; low/high columns with CIs
+    table = app.results_table(result)
+    for name in ("rouge1", "rougeSU4"):
+        for measure, suffix in (("precision", "_precision"), ("recall", "_recall"), ("fmeasure", "")):
+            for stat, key in (("mid", ""), ("low", "_low"), ("high", "_high")):
+                cell = 'data-type="%s" data-measure="%s" data-stat="%s" style="[^"]*">%.5f</td>' % (
+                    name, measure, stat, result[name + suffix + key])
+                assert re.search(cell, table), cell
+    assert table.count("<tr ") == 2 + 2 and ">low</th>" in table
     assert signature.startswith("flavor:rouge155|stem:yes|stop:no|limit:none|multi:max")
     jsonl_predictions, jsonl_references = app.parse_jsonl(app.EXAMPLE_JSONL)
     assert "\n" in jsonl_predictions[0] and len(jsonl_references[0]) == 2
@@ -425,3 +444,97 @@ def test_app_loads_the_metric_from_inside_the_space(space, checkout_rouge, tmp_p
     result, gradio_imported = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result == _expected(checkout_rouge)
     assert not gradio_imported
+
+
+# ----------------------------------------------------------------------------------- the page's parts
+def test_lang_menu_names_every_language_with_its_code():
+    from rouge_full_metric import languages
+
+    app = _import_app(CARD)
+    choices = app.lang_choices()
+    assert choices[0] == (app.NO_LANG_LABEL, app.NO_LANG)
+    values = [value for _, value in choices[1:]]
+    assert values == languages.XLSUM_NAMES and len(values) == 45
+    labels = dict((value, label) for label, value in choices)
+    assert labels["chinese_simplified"] == "Chinese (simplified) — zh"
+    assert labels["chinese_traditional"] == "Chinese (traditional) — zh"
+    assert labels["serbian_cyrillic"] == "Serbian (Cyrillic) — sr" and labels["serbian_latin"] == "Serbian (Latin)"
+    assert labels["scottish_gaelic"] == "Scottish Gaelic — gd" and labels["pidgin"] == "Pidgin"
+    for value, label in labels.items():
+        if value != app.NO_LANG:
+            # the value is what the metric takes; the code shown is the one its warnings name
+            code = languages.resolve(value).code
+            assert label.endswith(" — " + code) if code else " — " not in label
+    assert app.options_from_form(["rouge1"], "rouge155", False, False, "max", "no", "newline", True, False, True,
+                                 "chinese_simplified")["lang"] == "chinese_simplified"
+    assert "lang" not in app.options_from_form(["rouge1"], "rouge155", False, False, "max", "no", "newline", True,
+                                               False, True, app.NO_LANG)
+
+
+def test_results_table_shapes():
+    app = _import_app(CARD)
+    f_only = app.results_table({"rouge1": 0.5, "rougeL": 0.25})
+    assert ">F-measure</th>" in f_only and ">precision</th>" not in f_only
+    assert 'data-type="rougeL" data-measure="fmeasure" data-stat="mid" style="' in f_only and ">0.25000<" in f_only
+    per_example = app.results_table({"rouge1": [0.5, float("nan")], "rouge1_precision": [1.0, None],
+                                     "rouge1_recall": [0.25, None]})
+    assert per_example.count('data-example="1"') == 3 and per_example.count(">–</td>") == 3
+    assert ">example</th>" in per_example
+    assert app.results_table({}) == ""
+
+
+def test_warnings_are_a_warning_box_naming_the_menu_entry():
+    app = _import_app(CARD)
+    assert app.warnings_html([]) == ""
+    box = app.warnings_html(["texts lost letters: give lang='zh' <or flavor='xlsum'>"], app.lang_choices())
+    assert box.startswith('<div class="rfm-warning" role="alert"') and "border-left:6px solid" in box
+    assert "&lt;or flavor=&#x27;xlsum&#x27;&gt;" in box   # the message is text, not markup
+    assert "In the lang menu above: “Chinese (simplified) — zh”" in box
+    assert "Warnings" in app.warnings_html(["a", "b"])
+
+
+def test_engine_line_says_which_engine_scores(checkout_rouge):
+    app = _import_app(CARD)
+    assert "compiled C core" in app.engine_html("compiled") and "start-up" not in app.engine_html("compiled")
+    assert "built at start-up" in app.engine_html("compiled", core=("built", "/x/_core.so"))
+    note = app.engine_html("python", "no compiler")
+    assert "pure-Python reference engine" in note and "no compiler" in note
+    assert app.engine_html("unknown") == ""
+    engine, reason = app.engine_of(checkout_rouge)
+    from rouge_full_metric import compiled
+
+    assert engine == compiled.backend() and (reason == "") == compiled.AVAILABLE
+
+
+_NO_COMPILER = r"""
+import importlib.abc, json, sys
+class _Hide(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "rouge_full_metric":
+            raise ImportError("hidden")
+sys.meta_path.insert(0, _Hide())
+import space_core
+print(json.dumps(space_core.ensure_core(sys.argv[1])))
+"""
+
+
+def test_space_without_a_compiler_says_why(space, tmp_path):
+    # a copy of the Space whose compiler fails: nothing is built, the reason is what the page shows
+    copy = tmp_path / "space"
+    copy.mkdir()
+    for name in ("space_core.py",):
+        (copy / name).write_bytes((space / name).read_bytes())
+    (copy / "csrc").mkdir()
+    (copy / "csrc" / "_core.c").write_text("#error this machine has no working compiler\n")
+    env = dict(os.environ, CC="/bin/false", PYTHONDONTWRITEBYTECODE="1")
+    env.pop("ROUGE_FULL_METRIC_PURE_PYTHON", None)
+    proc = subprocess.run([sys.executable, "-c", _NO_COMPILER, str(copy)], cwd=str(copy), env=env,
+                          capture_output=True, text=True, timeout=SUBPROCESS_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    how, detail = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert how == "none" and detail.startswith("the C core could not be built here"), detail
+    app = _import_app(space)
+    assert len(detail) < 250
+    import html
+
+    assert html.escape(detail) in app.engine_html("python", "", (how, detail))

@@ -33,9 +33,33 @@ from typing import Dict, List, NamedTuple, Optional, Sequence
 from ..undefined import UndefinedScoreWarning
 
 __all__ = ["sample_seed", "BootstrapResult", "paired_bootstrap", "approximate_randomization",
-           "Comparison", "compare_systems", "METHODS"]
+           "Comparison", "compare_systems", "METHODS", "SMALL_SAMPLE", "small_sample_caution"]
 
 METHODS = ("bootstrap", "randomization")
+
+# Below this many examples `rouge-full compare` prints a caution with its p-values.  Resampling
+# tests need enough examples to resample: with n examples approximate randomization has only 2^n
+# distinct sign patterns (8 for n = 3), and when every d_i is the same the bootstrap's replicates
+# all equal δ, so its p is 1/(R+1) (0.001 with R = 1000) whatever the size of δ.  30 is the usual
+# floor for a mean's sampling distribution to be near normal (Koehn 2004 resamples test sets of
+# hundreds of sentences).
+SMALL_SAMPLE = 30
+
+
+def small_sample_caution(n: int) -> str:
+    """The caution printed with p-values of fewer than :data:`SMALL_SAMPLE` examples ("" above).
+
+    >>> small_sample_caution(3)[:41]
+    'caution: only 3 examples: with fewer than'
+    >>> small_sample_caution(30)
+    ''
+    """
+    if n >= SMALL_SAMPLE:
+        return ""
+    return ("caution: only %d example%s: with fewer than %d the bootstrap and randomization p-values are "
+            "not reliable (few distinct resamples; identical per-example differences give the bootstrap "
+            "p = 1/(samples+1) whatever their size): read them as descriptive, and compare on more examples"
+            % (n, "" if n == 1 else "s", SMALL_SAMPLE))
 
 _MULTIPLIER = 0x5DEECE66D
 _INCREMENT = 0xB

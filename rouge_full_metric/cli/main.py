@@ -75,6 +75,12 @@ class UsageError(Exception):
 # ----------------------------------------------------------------------------- inputs
 
 
+def _count(n: int, noun: str) -> str:
+    """``_count(1, "example")`` is "1 example", ``_count(2, "summary")`` "2 summaries"."""
+    plural = noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+    return "%d %s" % (n, noun if n == 1 else plural)
+
+
 def _kind(path: str, input_format: str) -> str:
     if input_format != "auto":
         return input_format
@@ -280,8 +286,12 @@ class _References(collections.abc.Sequence):
 
 
 def load_references(paths: Sequence[str], ids: Sequence[str], input_format: str = "auto",
-                    sentence_sep: Optional[str] = None, field: Optional[str] = None, warn=None):
+                    sentence_sep: Optional[str] = None, field: Optional[str] = None, warn=None,
+                    against: Optional[str] = None):
     """Per prediction, the list of its references, from every source in ``paths``.
+
+    ``against`` names the summaries the references are counted against in errors (e.g.
+    ``"--baseline a.txt"``); by default "predictions".
 
     >>> import os, tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -314,8 +324,12 @@ def load_references(paths: Sequence[str], ids: Sequence[str], input_format: str 
             values = [_split_sentences(t, sentence_sep) for t in _read_lines(path, "--references", warn)]
             many = False
         if len(values) != len(ids):
-            raise UsageError("--references: %s has %d summaries for %d predictions"
-                             % (path, len(values), len(ids)))
+            if against is None:
+                raise UsageError("--references: %s has %s for %s"
+                                 % (path, _count(len(values), "summary"), _count(len(ids), "prediction")))
+            # either file may be the short one: name both, the summaries' file first
+            raise UsageError("%s has %s but --references %s has %d: every file holds one summary per example"
+                             % (against, _count(len(ids), "summary"), path, len(values)))
         sources.append((many, values))
     return _References(sources)
 
@@ -326,10 +340,16 @@ def load_references(paths: Sequence[str], ids: Sequence[str], input_format: str 
 class _Progress(collections.abc.Sequence):
     """Wraps the predictions so that the engine's pass over them drives a bar on stderr."""
 
+    # The ETA is the rate since the first item times what is left, shown once that rate has been
+    # measured for ETA_AFTER seconds: the first item's wait (engine start-up, a segmenter's
+    # dictionary) is no rate, and an estimate from it said 1174 s on a 2.7 s job (issue 17).
+    ETA_AFTER = 1.0
+
     def __init__(self, items, stream, label, enabled):
         self.items, self.stream, self.label, self.enabled = items, stream, label, enabled
         self.start = time.monotonic()
         self.last = 0.0
+        self.first = None   # (time, done) of the first item
 
     def __len__(self):
         return len(self.items)
@@ -347,13 +367,22 @@ class _Progress(collections.abc.Sequence):
         if self.enabled:
             self._draw(done, time.monotonic() - self.start, total)
 
+    def _eta(self, done, elapsed, total) -> str:
+        if self.first is None:
+            self.first = (elapsed, done)
+        since, done_since = elapsed - self.first[0], done - self.first[1]
+        if done >= total:
+            return "0s"
+        if since < self.ETA_AFTER or done_since <= 0:
+            return "--"
+        return "%.0fs" % (since / done_since * (total - done))
+
     def _draw(self, done, elapsed, total=None):
         total = len(self.items) if total is None else total
         width = 30
         filled = width * done // total if total else width
-        eta = elapsed / done * (total - done) if done else 0.0
-        self.stream.write("\r%s [%s%s] %d/%d %.0fs eta %.0fs " % (self.label, "#" * filled, "." * (width - filled),
-                                                                 done, total, elapsed, eta))
+        self.stream.write("\r%s [%s%s] %d/%d %.0fs eta %s " % (self.label, "#" * filled, "." * (width - filled),
+                                                              done, total, elapsed, self._eta(done, elapsed, total)))
         if done == total:
             self.stream.write("\n")
         self.stream.flush()
@@ -462,7 +491,7 @@ def _table(result, n_examples, confidence) -> str:
     for name, agg in result.aggregate.items():
         cells = ["%.5f (%.5f-%.5f)" % (s.mid, s.low, s.high) for s in (agg.precision, agg.recall, agg.fmeasure)]
         lines.append("%-12s  %-27s  %-27s  %-27s" % (name, *cells))
-    lines.append("%d examples; signature: %s" % (n_examples, result.signature))
+    lines.append("%s; signature: %s" % (_count(n_examples, "example"), result.signature))
     lines.append(_mid_note(result.signature))
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
@@ -562,17 +591,39 @@ def _score_parser():
     return parser
 
 
+def _did_you_mean(argv, command, first_flags, flags):
+    """``rouge-full score preds.txt refs.txt``: the files are given by option; say how."""
+    if any(a.split("=")[0] in first_flags or a in ("-h", "--help") for a in argv):
+        return
+    bare = []
+    for a in argv:
+        if a.startswith("-"):
+            break
+        bare.append(a)
+    if not bare:
+        return
+    if len(bare) < len(flags):
+        guess = " ".join("%s %s" % (f, a) for f, a in zip(flags, bare))
+    else:   # the last flag takes the rest (several references, several systems)
+        guess = " ".join("%s %s" % (f, a) for f, a in zip(flags[:-1], bare))
+        guess += " %s %s" % (flags[-1], " ".join(bare[len(flags) - 1:]))
+    rest = argv[len(bare):]
+    raise UsageError("files are given by option, not by position: did you mean `rouge-full %s %s%s`?"
+                     % (command, guess, "".join(" " + a for a in rest)))
+
+
 def _inputs(args, path, flag, stderr):
     """(texts, references, ids): the system summaries at ``path`` (named by ``flag`` in errors) and
     their references, read as the command's input options say (score, and compare's baseline)."""
     texts, ids = load_texts(path, flag, args.input_format, args.sentence_sep, args.field, _warn(args, stderr))
     references = load_references(args.references, ids, args.input_format, args.sentence_sep, args.field,
-                                 _warn(args, stderr))
+                                 _warn(args, stderr), against=None if flag == "--predictions" else "%s %s" % (flag, path))
     return texts, references, ids
 
 
 def _run_score(argv, stdout, stderr) -> int:
-    args = _parse(_score_parser(), argv, stderr)
+    _did_you_mean(argv, "score", ("--predictions", "-p"), ("-p", "-r"))
+    args = _parse(_score_parser(), argv, stderr, stdout)
     scorer = _make_scorer(args)
     texts, references, ids = _inputs(args, args.predictions, "--predictions", stderr)
     result = _score(scorer, texts, references, ids, args, stderr, "scoring")
@@ -616,9 +667,10 @@ def _compare_parser():
 
 
 def _run_compare(argv, stdout, stderr) -> int:
-    from .compare import compare_systems
+    from .compare import compare_systems, small_sample_caution
 
-    args = _parse(_compare_parser(), argv, stderr)
+    _did_you_mean(argv, "compare", ("--baseline", "-b"), ("-b", "-s", "-r"))
+    args = _parse(_compare_parser(), argv, stderr, stdout)
     if args.n_samples < 1:
         raise UsageError("--n-samples must be >= 1, got %d" % args.n_samples)
     if not 0 < args.significance_level < 1:
@@ -632,8 +684,8 @@ def _run_compare(argv, stdout, stderr) -> int:
         sys_texts, sys_ids = load_texts(path, "--systems", args.input_format, args.sentence_sep, args.field,
                                         _warn(args, stderr))
         if len(sys_ids) != len(ids):
-            raise UsageError("--systems: %s has %d summaries where the baseline %s has %d"
-                             % (path, len(sys_ids), args.baseline, len(ids)))
+            raise UsageError("--systems: %s has %s where the baseline %s has %d"
+                             % (path, _count(len(sys_ids), "summary"), args.baseline, len(ids)))
         if list(sys_ids) != list(ids):
             first = next(k for k, (x, y) in enumerate(zip(sys_ids, ids)) if x != y)
             raise UsageError("--systems: the files of %s must have the names of the baseline's: %s has %s where "
@@ -660,6 +712,11 @@ def _run_compare(argv, stdout, stderr) -> int:
         report = _compare_csv(args.baseline, results, level, signature)
     else:
         report = _compare_table(args.baseline, results, len(ids), level, args.confidence, signature)
+    caution = small_sample_caution(len(ids))
+    if caution and args.format == "table":
+        report += caution + "\n"
+    elif caution:
+        stderr.write("rouge-full compare: %s\n" % caution)
     _emit(report, args, stdout)
     return 0
 
@@ -695,8 +752,8 @@ def _compare_table(baseline, results, n_examples, level, confidence, signature) 
     def num(x, fmt="%.5f"):
         return "-" if x is None else fmt % x
 
-    lines = ["baseline: %s (%d examples); baseline/system = plain means of the per-example %s" % (
-        baseline, n_examples, results[0][1][0].measure if results and results[0][1] else "scores")]
+    lines = ["baseline: %s (%s); baseline/system = plain means of the per-example %s" % (
+        baseline, _count(n_examples, "example"), results[0][1][0].measure if results and results[0][1] else "scores")]
     for path, rows in results:
         lines.append("")
         lines.append("system: %s" % path)
@@ -729,7 +786,7 @@ class _ParserExit(Exception):
         self.status = status
 
 
-def _parse(parser, argv, stderr):
+def _parse(parser, argv, stderr, stdout=None):
     # argparse prints to sys.stdout/sys.stderr and exits; route it to our streams instead.
     def error(message):
         parser.print_usage(stderr)
@@ -741,9 +798,18 @@ def _parse(parser, argv, stderr):
             stderr.write(message)
         raise _ParserExit(status)
 
+    def print_message(message, file=None):
+        # --help is asked for: stdout, exit 0 (argparse passes sys.stdout for it, stderr for errors)
+        if message:
+            if (file is None or file is sys.stdout) and stdout is not None:
+                stdout.write(message.encode("utf-8", "surrogateescape"))
+                stdout.flush()
+            else:
+                (file or stderr).write(message)
+
     parser.error = error
     parser.exit = exit_
-    parser._print_message = lambda message, file=None: stderr.write(message) if message else None
+    parser._print_message = print_message
     return parser.parse_args(argv)
 
 
@@ -791,11 +857,30 @@ def main(argv: Optional[Sequence[str]] = None, stdout=None, stderr=None) -> int:
     except UsageError as exc:
         stderr.write("rouge-full %s: error: %s\n" % (argv[0], exc))
         return 2
+    except ImportError as exc:
+        # an optional package (e.g. --lang zh's segmenter) is missing: one line, as for other errors;
+        # any other ImportError is a bug and keeps its traceback
+        if "pip install" not in str(exc):
+            raise
+        stderr.write("rouge-full %s: error: %s\n" % (argv[0], _missing_extra_message(exc)))
+        return 2
     except MemoryError:
         stderr.write("rouge-full %s: error: %s\n" % (argv[0], _MEMORY_MESSAGE))
         return 2
     except BrokenPipeError:
         return 141
+
+
+CHECKOUT_EXTRA = 'pip install ".[multilingual]"'
+
+
+def _missing_extra_message(exc: ImportError) -> str:
+    """The ImportError's message on one line, with the install line that works in a checkout (the
+    package is on no index yet, so ``pip install rouge_full_metric[...]`` finds nothing)."""
+    message = " ".join(str(exc).split())
+    if "[multilingual]" in message and CHECKOUT_EXTRA not in message:
+        message += " (from a checkout of the repository: %s)" % CHECKOUT_EXTRA
+    return message.replace("lang=", "--lang ")
 
 
 _MEMORY_MESSAGE = ("out of memory while reading or scoring the inputs: split them into smaller files "

@@ -729,6 +729,29 @@ def _plain_text_hint(config_path: str) -> str:
             % (config_path, config_path))
 
 
+def _warn_unread_options(args: List[str], stderr) -> None:
+    """ROUGE-1.5.5.pl (Getopt::Std) stops reading options at CONFIG: ``config.xml -a -n 2`` takes
+    ``-a`` as the system id and never reads ``-n 2``.  The parsing stays the Perl's (stdout must be
+    its bytes); stderr says which options were not read.
+
+    >>> import io; err = io.StringIO(); _warn_unread_options(["c.xml", "-a", "-n", "2"], err); print(err.getvalue())
+    rouge-full: warning: options after CONFIG are not read, as in ROUGE-1.5.5.pl: '-a' is read as the SYSTEM id and '-n 2' is ignored; put the options before CONFIG: rouge-full ... -a -n 2 c.xml
+    <BLANKLINE>
+    """
+    after = [_argv_text(a) for a in args[1:]]
+    if not any(a.startswith("-") and a != "-" for a in after):
+        return
+    config = _argv_text(args[0])
+    if after[0].startswith("-"):
+        said = "%r is read as the SYSTEM id" % after[0] + (" and %r is ignored" % " ".join(after[1:]) if after[1:] else "")
+        fixed = "%s %s" % (" ".join(after), config)
+    else:
+        said = "%r after SYSTEM is ignored" % " ".join(after[1:])
+        fixed = "%s %s %s" % (" ".join(after[1:]), config, after[0])
+    stderr.write("rouge-full: warning: options after CONFIG are not read, as in ROUGE-1.5.5.pl: %s; put the options "
+                 "before CONFIG: rouge-full ... %s\n" % (said, fixed))
+
+
 def _run(argv: List[str], stdout, stderr) -> int:
     options, args, warnings = getopts(argv)
     for warning in warnings:
@@ -743,6 +766,7 @@ def _run(argv: List[str], stdout, stderr) -> int:
                       "For more information, use option '-h'.")
     settings = parse_settings(options)
     config_path = args[0]
+    _warn_unread_options(args, stderr)
     system_id = _argv_text(args[1]) if len(args) > 1 else None
     try:
         if file_list is not None:
