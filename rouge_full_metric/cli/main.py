@@ -876,7 +876,7 @@ CHECKOUT_EXTRA = 'pip install ".[multilingual]"'
 
 def _missing_extra_message(exc: ImportError) -> str:
     """The ImportError's message on one line, with the install line that works in a checkout (the
-    package is on no index yet, so ``pip install rouge_full_metric[...]`` finds nothing)."""
+    package is on no index yet, so installing the extra by the package's name finds nothing)."""
     message = " ".join(str(exc).split())
     if "[multilingual]" in message and CHECKOUT_EXTRA not in message:
         message += " (from a checkout of the repository: %s)" % CHECKOUT_EXTRA
