@@ -210,11 +210,24 @@ def _row_means(a):
         return np.where(n > 0, total / np.maximum(n, 1), np.nan)
 
 
+def _snap(x):
+    """``x`` rounded to 12 significant digits: means that differ only by summation order (a
+    resample's inputs come in another order) stay ties for the rank coefficients."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = 10.0 ** (11 - np.floor(np.log10(np.where(x == 0, 1.0, np.abs(x)))))
+        return np.where(np.isfinite(x), np.round(x * scale) / scale, x)
+
+
+def _system_coef(x, z, coefficient):
+    if coefficient != "pearson":
+        x, z = _snap(x), _snap(z)
+    return _coef(x, z, ~np.isnan(x) & ~np.isnan(z), coefficient)
+
+
 def _levels(X, Z, level, coefficient):
     """Correlation of batches of matrices X, Z of shape (B, systems, inputs) -> shape (B,)."""
     if level == "system":
-        x, z = _row_means(X), _row_means(Z)
-        return _coef(x, z, ~np.isnan(x) & ~np.isnan(z), coefficient)
+        return _system_coef(_row_means(X), _row_means(Z), coefficient)
     valid = ~np.isnan(X) & ~np.isnan(Z)
     if level == "summary":
         xt, zt, vt = (np.swapaxes(a, 1, 2) for a in (X, Z, valid))
@@ -264,6 +277,13 @@ def _bootstrap_indices(rng, scheme, m, n, b):
     return rows, cols
 
 
+def _multiplicities(indices, k):
+    """How often each of 0..k-1 was drawn in each resample: (B, draws) -> (B, k) floats."""
+    b = len(indices)
+    flat = (np.arange(b)[:, None] * k + indices).ravel()
+    return np.bincount(flat, minlength=b * k).reshape(b, k).astype(np.float64)
+
+
 def _chunks(b, m, n):
     step = max(1, _CHUNK_CELLS // max(1, m * n))
     for start in range(0, b, step):
@@ -276,9 +296,21 @@ def _bootstrap_samples(matrices, level, coefficient, scheme, n_resamples, seed):
     m, n = matrices[0].shape
     rows, cols = _bootstrap_indices(_rng(seed), scheme, m, n, n_resamples)
     out = np.empty((len(matrices) - 1, n_resamples))
+    if level == "system":
+        # a resample's system means are count-weighted sums of the original columns: one matrix
+        # product per matrix instead of materializing B resampled matrices
+        counts = _multiplicities(cols, n)
+        take = np.arange(n_resamples)[:, None], rows
+        means = []
+        for X in matrices:
+            valid = ~np.isnan(X)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                means.append(((counts @ np.where(valid, X, 0.0).T) / (counts @ valid.T))[take])
+        for i in range(len(matrices) - 1):
+            out[i] = _system_coef(means[i], means[-1], coefficient)
+        return out
     if level == "summary" and coefficient in ("kendall", "spearman"):
-        weights = np.zeros((n_resamples, m))
-        np.add.at(weights, (np.arange(n_resamples)[:, None], rows), 1.0)
+        weights = _multiplicities(rows, m)
         for i, X in enumerate(matrices[:-1]):
             out[i] = _summary_weighted(X, matrices[-1], weights, cols, coefficient)
         return out
@@ -485,16 +517,82 @@ def _permutation_p(A, B, Z, level, coefficient, scheme, alternative, n_resamples
     rng = _rng(seed)
     rows = rng.random((n_resamples, m)) < 0.5 if scheme in ("systems", "both") else np.zeros((n_resamples, m), bool)
     cols = rng.random((n_resamples, n)) < 0.5 if scheme in ("inputs", "both") else np.zeros((n_resamples, n), bool)
-    samples = np.empty(n_resamples)
-    for sl in _chunks(n_resamples, m, n):
+    if level == "summary" and coefficient == "kendall" and np.array_equal(np.isnan(A), np.isnan(B)):
+        samples = _permuted_summary_kendall(A, B, Z, rows, cols)
+    else:
+        samples = _permuted(A, B, Z, rows, cols, level, coefficient)
+    if math.isnan(observed):
+        return math.nan
+    return _p_from(samples, observed, alternative)
+
+
+def _permuted(A, B, Z, rows, cols, level, coefficient):
+    """corr(A', Z) - corr(B', Z) of each permutation (swap masks ``rows`` x ``cols``)."""
+    m, n = A.shape
+    samples = np.empty(len(rows))
+    for sl in _chunks(len(rows), m, n):
         # swapping by systems then by inputs swaps a cell iff exactly one of the two chose it
         swap = rows[sl][:, :, None] ^ cols[sl][:, None, :]
         Ap, Bp = np.where(swap, B, A), np.where(swap, A, B)
         Zb = np.broadcast_to(Z, Ap.shape)
         samples[sl] = _levels(Ap, Zb, level, coefficient) - _levels(Bp, Zb, level, coefficient)
-    if math.isnan(observed):
-        return math.nan
-    return _p_from(samples, observed, alternative)
+    return samples
+
+
+def _bilinear(u, mats, v):
+    """u_b^T M_c v_b for every permutation b and input c: u, v (B, m), mats (n, m, m) -> (B, n)."""
+    n, m, _ = mats.shape
+    t = (v @ mats.reshape(n * m, m).T).reshape(len(v), n, m)
+    return (t * u[:, None, :]).sum(axis=-1)
+
+
+def _permuted_summary_kendall(A, B, Z, rows, cols):
+    """:func:`_permuted` for summary-level Kendall tau-b without building the permuted matrices.
+
+    In input c a system-swap mask s takes system a's score from A (u_a = 1 - s_a) or B (v_a = s_a);
+    the pair (a, d)'s sign is then sign(X_a - Y_d) for the sources X, Y of a and d, so tau's
+    numerator and tie counts are sums of four bilinear forms (AA, AB, BA, BB) in u and v.  An input
+    flip only exchanges the two permuted metrics' correlations of that input."""
+    m, n = A.shape
+    valid = (~np.isnan(A) & ~np.isnan(Z)).T  # (n, m)
+    pair = (valid[:, :, None] & valid[:, None, :]).astype(np.float64)
+    a, b, z = (np.where(valid, x.T, 0.0) for x in (A, B, Z))
+
+    def signs(x, y):
+        return np.sign(x[:, :, None] - y[:, None, :]) * pair
+
+    sz = signs(z, z)
+    nzz = 0.5 * np.abs(sz).sum(axis=(1, 2))  # (n,)
+    blocks = {k: signs(x, y) for k, (x, y) in {"AA": (a, a), "AB": (a, b), "BA": (b, a), "BB": (b, b)}.items()}
+    num = {k: s * sz for k, s in blocks.items()}
+    ties = {k: np.abs(s) for k, s in blocks.items()}
+    samples = np.empty(len(rows))
+    step = max(1, _CHUNK_CELLS // max(1, n * m))
+    for start in range(0, len(rows), step):
+        v = rows[start:start + step].astype(np.float64)
+        u = 1.0 - v
+        flip = cols[start:start + step]
+        forms = {}
+        for name, mats in (("num", num), ("nz", ties)):
+            for k, M in mats.items():
+                forms[name, k, "uu"] = _bilinear(u, M, u)
+                forms[name, k, "uv"] = _bilinear(u, M, v)
+                forms[name, k, "vu"] = _bilinear(v, M, u)
+                forms[name, k, "vv"] = _bilinear(v, M, v)
+
+        def tau(first, second):
+            # A' takes `first` where u = 1 and `second` where v = 1
+            pick = {"uu": first + first, "uv": first + second, "vu": second + first, "vv": second + second}
+            s = 0.5 * sum(forms["num", k, uv] for uv, k in pick.items())
+            nzx = 0.5 * sum(forms["nz", k, uv] for uv, k in pick.items())
+            with np.errstate(invalid="ignore", divide="ignore"):
+                r = np.clip(s / np.sqrt(nzx) / np.sqrt(nzz), -1.0, 1.0)
+            return np.where((nzx == 0) | (nzz == 0), np.nan, r)
+
+        ra, rb = tau("A", "B"), tau("B", "A")
+        pa, pb = np.where(flip, rb, ra), np.where(flip, ra, rb)
+        samples[start:start + step] = _nanmean(pa, 1) - _nanmean(pb, 1)
+    return samples
 
 
 def _williams(A, B, Z, level, coefficient, alternative):

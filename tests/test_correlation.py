@@ -233,3 +233,17 @@ def test_fabbri_known_answers():
         got = tuple(round(C.correlate(matrix(field), human, level, coefficient), 2)
                     for level in ("summary", "system") for coefficient in ("pearson", "spearman", "kendall"))
         assert got == expected, field
+
+
+def test_permutation_fast_summary_kendall_equals_the_permuted_matrices():
+    rng = np.random.default_rng(6)
+    z = np.round(rng.random((11, 14)), 1)
+    a, b = np.round(z + rng.random((11, 14)), 1), z + 1.3 * rng.random((11, 14))
+    z[:, 5] = 1.0  # an undefined input
+    a[2, 3] = b[2, 3] = z[2, 3] = np.nan
+    A, B, Z = C._standardize(a), C._standardize(b), C._standardize(z)
+    g = np.random.default_rng(3)
+    rows, cols = g.random((200, 11)) < 0.5, g.random((200, 14)) < 0.5
+    fast = C._permuted_summary_kendall(A, B, Z, rows, cols)
+    slow = C._permuted(A, B, Z, rows, cols, "summary", "kendall")
+    assert np.array_equal(np.isnan(fast), np.isnan(slow)) and np.nanmax(np.abs(fast - slow)) <= 1e-12
