@@ -20,7 +20,7 @@ once per setting, any flavor and option; :data:`LIN2004` is the seed paper's 17 
 with a human field (rows as ``rouge-full correlate --format json`` writes them); :func:`lin2004_table`
 lays them out as Lin's Tables 1-3.
 
->>> records = [{"doc_id": d, "system": s, "summary": summary, "references": [ref],
+>>> records = [{"doc_id": str(d), "system": s, "summary": summary, "references": [ref],
 ...             "scores": {"human": h}}
 ...            for d, ref in enumerate(["police killed the gunman", "the cat sat on the mat"])
 ...            for s, summary, h in [("a", ["police kill the gunman", "the cat sat"][d], [3, 2][d]),
@@ -215,8 +215,9 @@ def read_realsumm(path, duplicates: str = "ext") -> List[dict]:
     summaries, human field ``litepyramid_recall``, REALSumm's own ROUGE as
     ``published_rouge.rouge_{1,2,l}_{recall,precision,f_score}``.
 
-    ``bart_out`` is in both REALSumm files (abstractive and extractive) with the same summaries
-    and different human scores.  ``duplicates``: ``"ext"`` (default, as sacrerouge: keep the
+    ``bart_out`` is in both REALSumm files (abstractive and extractive; REALSumm issue #3); in
+    ``realsumm.jsonl`` the two copies are identical, human scores included, so the choice decides
+    whether bart_out counts once or twice.  ``duplicates``: ``"ext"`` (default, as sacrerouge: keep the
     extractive copy, 24 systems), ``"abs"`` (keep the abstractive copy), ``"both"`` (keep both as
     ``bart_out/abs`` and ``bart_out/ext``, 25 systems).
     """
