@@ -502,9 +502,10 @@ def lin2004_table(rows: Sequence[dict], level: str = "system", coefficient: str 
 def format_table(table: Table, digits: int = 3) -> str:
     """The grid as text: ``value [low, high]``; ``*`` marks a column's best, ``+`` a value not
     significantly different from it."""
-    head = ["%s (%s, %s level, %s)" % ("variant", table.coefficient, table.level, table.measure)]
+    head = ["%s correlation, %s level, %s" % (table.coefficient.capitalize(), table.level, table.measure)]
     width = 8 + 2 * (digits + 3) + 5
-    lines = ["%-14s" % "" + "".join("%-*s" % (width, s) for s in table.columns)]
+    first = max(len(label(v)) for v in table.rows) + 2
+    lines = ["%-*s" % (first, "") + "".join("%-*s" % (width, s) for s in table.columns).rstrip()]
     for v in table.rows:
         parts = []
         for s in table.columns:
@@ -515,7 +516,7 @@ def format_table(table: Table, digits: int = 3) -> str:
             mark = "*" if c["best"] else "+" if c["tied"] else " "
             ci = (" [%.*f, %.*f]" % (digits, c["low"], digits, c["high"])) if c["low"] is not None else ""
             parts.append("%-*s" % (width, "%.*f%s%s" % (digits, c["value"], mark, ci)))
-        lines.append("%-14s" % label(v) + "".join(parts).rstrip())
+        lines.append("%-*s" % (first, label(v)) + "".join(parts).rstrip())
     rule = ("overlapping 95% intervals, as Lin 2004" if table.rule == "overlap"
             else "paired bootstrap p >= 0.05")
     lines.append("* best in its column; + not significantly different from the best (%s)" % rule)
