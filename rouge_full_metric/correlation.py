@@ -517,7 +517,10 @@ def _permutation_p(A, B, Z, level, coefficient, scheme, alternative, n_resamples
     rng = _rng(seed)
     rows = rng.random((n_resamples, m)) < 0.5 if scheme in ("systems", "both") else np.zeros((n_resamples, m), bool)
     cols = rng.random((n_resamples, n)) < 0.5 if scheme in ("inputs", "both") else np.zeros((n_resamples, n), bool)
-    if level == "summary" and coefficient == "kendall" and np.array_equal(np.isnan(A), np.isnan(B)):
+    same_nan = np.array_equal(np.isnan(A), np.isnan(B))
+    if level == "system" and same_nan:
+        samples = _permuted_system(A, B, Z, rows, cols, coefficient)
+    elif level == "summary" and coefficient == "kendall" and same_nan:
         samples = _permuted_summary_kendall(A, B, Z, rows, cols)
     else:
         samples = _permuted(A, B, Z, rows, cols, level, coefficient)
@@ -537,6 +540,20 @@ def _permuted(A, B, Z, rows, cols, level, coefficient):
         Zb = np.broadcast_to(Z, Ap.shape)
         samples[sl] = _levels(Ap, Zb, level, coefficient) - _levels(Bp, Zb, level, coefficient)
     return samples
+
+
+def _permuted_system(A, B, Z, rows, cols, coefficient):
+    """:func:`_permuted` at the system level from row sums: with input flips f, system a's
+    permuted sum is sum(A_a) + f . (B_a - A_a) if a is not swapped, else sum(B_a) - f . (B_a - A_a)."""
+    valid = ~np.isnan(A)
+    a, b = np.where(valid, A, 0.0), np.where(valid, B, 0.0)
+    n_valid = valid.sum(axis=1)
+    moved = cols.astype(np.float64) @ (b - a).T  # (P, m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ap = np.where(rows, b.sum(axis=1) - moved, a.sum(axis=1) + moved) / n_valid
+        bp = np.where(rows, a.sum(axis=1) + moved, b.sum(axis=1) - moved) / n_valid
+    z = np.broadcast_to(_row_means(Z), ap.shape)
+    return _system_coef(ap, z, coefficient) - _system_coef(bp, z, coefficient)
 
 
 def _bilinear(u, mats, v):

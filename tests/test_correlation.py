@@ -247,3 +247,17 @@ def test_permutation_fast_summary_kendall_equals_the_permuted_matrices():
     fast = C._permuted_summary_kendall(A, B, Z, rows, cols)
     slow = C._permuted(A, B, Z, rows, cols, "summary", "kendall")
     assert np.array_equal(np.isnan(fast), np.isnan(slow)) and np.nanmax(np.abs(fast - slow)) <= 1e-12
+
+
+@pytest.mark.parametrize("coefficient", ("pearson", "spearman", "kendall", "kendall-c"))
+def test_permutation_fast_system_level_equals_the_permuted_matrices(coefficient):
+    rng = np.random.default_rng(7)
+    z = rng.random((11, 14))
+    a, b = z + rng.random((11, 14)), z + 1.3 * rng.random((11, 14))
+    a[2, 3] = b[2, 3] = z[2, 3] = np.nan
+    A, B, Z = C._standardize(a), C._standardize(b), C._standardize(z)
+    g = np.random.default_rng(3)
+    rows, cols = g.random((200, 11)) < 0.5, g.random((200, 14)) < 0.5
+    fast = C._permuted_system(A, B, Z, rows, cols, coefficient)
+    slow = C._permuted(A, B, Z, rows, cols, "system", coefficient)
+    assert np.nanmax(np.abs(fast - slow)) <= 1e-12

@@ -178,3 +178,22 @@ def test_records_without_texts_cannot_be_scored():
         M.score_variants(records, ["rouge1"])
     with pytest.raises(ValueError, match="human: no score field 'x'"):
         M.correlation_rows({}, records, "x")
+
+
+def test_docs_page_python_blocks_run(capsys):
+    """docs/meta-evaluation.md's python blocks, top to bottom in one namespace, from the repo root."""
+    import re
+    root = os.path.join(os.path.dirname(__file__), "..")
+    text = open(os.path.join(root, "docs", "meta-evaluation.md"), encoding="utf-8").read()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 3
+    namespace = {}
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        for block in blocks:
+            exec(compile(block, "docs/meta-evaluation.md", "exec"), namespace)
+    finally:
+        os.chdir(cwd)
+    out = capsys.readouterr().out
+    assert "0.7777" in out and "ROUGE-SU9" in out
