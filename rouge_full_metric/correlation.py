@@ -552,7 +552,7 @@ def _permuted_system(A, B, Z, rows, cols, coefficient):
     with np.errstate(invalid="ignore", divide="ignore"):
         ap = np.where(rows, b.sum(axis=1) - moved, a.sum(axis=1) + moved) / n_valid
         bp = np.where(rows, a.sum(axis=1) + moved, b.sum(axis=1) - moved) / n_valid
-    z = np.broadcast_to(_row_means(Z), ap.shape)
+    z = np.ascontiguousarray(np.broadcast_to(_row_means(Z), ap.shape))
     return _system_coef(ap, z, coefficient) - _system_coef(bp, z, coefficient)
 
 
