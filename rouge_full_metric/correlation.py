@@ -423,8 +423,8 @@ def confidence_interval(metric, human, level: str = "system", coefficient: str =
     if method == "fisher":
         return Interval(value, *_fisher(value, _sample_size(X, level), coefficient, confidence))
     scheme = _scheme(method, "bootstrap-")
-    if level != "system" or scheme != "systems":
-        _same_shape(("metric", X), ("human", Z))
+    # resamples pair the metric's and the humans' cells: the same systems x inputs
+    _same_shape(("metric", X), ("human", Z))
     samples = _bootstrap_samples([X, Z], level, coefficient, scheme, _resamples(n_resamples), seed)[0]
     return Interval(value, *_percentiles(samples, confidence))
 
@@ -497,8 +497,7 @@ def compare(metric_a, metric_b, human, level: str = "system", coefficient: str =
         return PairedTest(delta, _permutation_p(A, B, Z, level, coefficient, scheme, alternative,
                                                 n_resamples, seed), math.nan, math.nan)
     scheme = _scheme(method, "bootstrap-")
-    if level != "system" or scheme != "systems":
-        _same_shape(("metric_a", A), ("human", Z))
+    _same_shape(("metric_a", A), ("human", Z))
     s = _bootstrap_samples([A, B, Z], level, coefficient, scheme, n_resamples, seed)
     d = s[0] - s[1]
     d = d[~np.isnan(d)]
