@@ -6,6 +6,7 @@
 - :mod:`.summary_formats`: the SEE/SPL/ISI/SIMPLE summary readers;
 - :mod:`.basic_elements`: ROUGE-BE (``-3``);
 - :mod:`.compare`: paired bootstrap and approximate randomization for ``rouge-full compare``.
+- :mod:`.correlate`: ``rouge-full correlate``, ROUGE variants against human judgments (:mod:`..meta_eval`).
 """
 from .main import main
 

@@ -53,17 +53,19 @@ from ..undefined import json_safe, omitted_counts
 
 __all__ = ["main", "load_texts", "load_references"]
 
-SUBCOMMANDS = ("score", "compare", "perl")
+SUBCOMMANDS = ("score", "compare", "correlate", "perl")
 
 TOP_HELP = """usage: rouge-full [ROUGE-1.5.5.pl options] CONFIG [SYSTEM]
        rouge-full score --predictions FILE --references FILE [FILE ...] [options]
        rouge-full compare --baseline FILE --systems FILE [FILE ...] --references FILE [...] [options]
+       rouge-full correlate DATA --human FIELD [--variants lin2004|rouge1,...] [options]
 
 ROUGE bit-exact with ROUGE-1.5.5.pl.
 
   rouge-full -h               the ROUGE-1.5.5.pl options (Perl-compatible mode, stdout byte for byte)
   rouge-full score --help     score plain files (lines, JSONL, directories): table, JSON or CSV
   rouge-full compare --help   is system B better than A? paired bootstrap and approximate randomization
+  rouge-full correlate --help which ROUGE agrees with human judgments? correlations, intervals, paired tests
   rouge-full perl ARGS        force the Perl-compatible mode (e.g. for a config file named 'score')
 """
 
@@ -846,6 +848,9 @@ def main(argv: Optional[Sequence[str]] = None, stdout=None, stderr=None) -> int:
         return _perl_mode(argv, stdout, stderr)
     if argv[0] == "perl":
         return _perl_mode(argv[1:], stdout, stderr)
+    if argv[0] == "correlate":
+        from .correlate import run
+        return run(argv[1:], _out(stdout), stderr)
     stdout = _out(stdout)
     stderr = stderr if stderr is not None else sys.stderr
     try:
