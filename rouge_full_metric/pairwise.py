@@ -217,18 +217,23 @@ def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, 
         return out
     b_base = 0 if same else na
     core = compiled.core
+    cancel = bytearray(1)   # set on Ctrl-C: the kernels still running in pool threads stop
 
     def rows(r0, r1):
         worker = cs.acquire()
         try:
-            core.pair_matrix(worker, corpus, 0, b_base, nb, r0, r1, mi, out)
+            core.pair_matrix(worker, corpus, 0, b_base, nb, r0, r1, mi, out, cancel)
         finally:
             cs.release(worker)
 
-    if jobs == 1 or na <= _ROW_CHUNK:
-        rows(0, na)
-    else:
-        _run_chunks(jobs, rows, [(r, min(r + _ROW_CHUNK, na)) for r in range(0, na, _ROW_CHUNK)])
+    try:
+        if jobs == 1 or na <= _ROW_CHUNK:
+            rows(0, na)
+        else:
+            _run_chunks(jobs, rows, [(r, min(r + _ROW_CHUNK, na)) for r in range(0, na, _ROW_CHUNK)])
+    except BaseException:
+        cancel[0] = 1
+        raise
     return out
 
 
@@ -310,12 +315,13 @@ def _compiled_filter(found, n, threshold, mi, jobs, match, score) -> List[int]:
     cs, corpus = found
     core = compiled.core
     kept = np.zeros(max(n, 1), dtype=np.int64)
+    cancel = bytearray(1)   # set on Ctrl-C: the kernels still running in pool threads stop
 
     def scan(lo, hi, nkept, scan_from, sequential):
         worker = cs.acquire()
         try:
             return core.pair_filter(worker, corpus, lo, hi, kept, nkept, scan_from, sequential, threshold, mi,
-                                    match, score)
+                                    match, score, cancel)
         finally:
             cs.release(worker)
 
@@ -323,16 +329,20 @@ def _compiled_filter(found, n, threshold, mi, jobs, match, score) -> List[int]:
     # (independent: the core runs them in row groups, and threads share the block), then, in
     # order, the block's unmatched texts against the block's own kept ones.
     nkept = 0
-    for lo in range(0, n, _FILTER_BLOCK):
-        hi = min(lo + _FILTER_BLOCK, n)
-        if nkept:
-            if jobs == 1:
-                scan(lo, hi, nkept, 0, False)
-            else:
-                step = -(-(hi - lo) // jobs)
-                _run_chunks(jobs, lambda a, b: scan(a, b, nkept, 0, False),
-                            [(a, min(a + step, hi)) for a in range(lo, hi, step)])
-        nkept = scan(lo, hi, nkept, nkept, True)
+    try:
+        for lo in range(0, n, _FILTER_BLOCK):
+            hi = min(lo + _FILTER_BLOCK, n)
+            if nkept:
+                if jobs == 1:
+                    scan(lo, hi, nkept, 0, False)
+                else:
+                    step = -(-(hi - lo) // jobs)
+                    _run_chunks(jobs, lambda a, b: scan(a, b, nkept, 0, False),
+                                [(a, min(a + step, hi)) for a in range(lo, hi, step)])
+            nkept = scan(lo, hi, nkept, nkept, True)
+    except BaseException:
+        cancel[0] = 1
+        raise
     return [int(x) for x in kept[:nkept]]
 
 

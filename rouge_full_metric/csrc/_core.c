@@ -34,6 +34,7 @@
  *   scoring.c, rounding.c <- scoring.py (multi-reference combination, jackknife, round5)
  *   engine.c, worker.c <- batch.py (the options compiled; a thread's buffers and batch loop,
  *                     Ctrl-C between examples)
+ *   interrupts.c      Ctrl-C inside one long call (no Python counterpart: Python checks between bytecodes)
  *   pairwise.c      <- pairwise.py (score_matrix, filter_near_duplicates)
  *   bootstrap.c     <- bootstrap.py (the Perl bootstrap's replicate sums)
  *   perl_config.c   <- cli/perl_config.py (the canonical XML config scanner)
@@ -42,6 +43,7 @@
 #include "core.h"
 
 #include "buffers.c"
+#include "interrupts.c"
 #include "rounding.c"
 #include "interner.c"
 #include "stemmer.c"

@@ -136,6 +136,8 @@ typedef struct {
 } JiebaCut;
 
 #define JB_CH(c, i) PyUnicode_READ((c)->kind, (c)->data, (i))
+/* Ctrl-C in a long block: the handlers run every 2^16 positions of each pass (the GIL is held) */
+#define JB_SIGNALS(i) (((i) & 0xFFFF) == 0xFFFF && PyErr_CheckSignals())
 
 static int jb_emit(JiebaCut *c, Py_ssize_t a, Py_ssize_t b) {
     PyObject *w = PyUnicode_Substring(c->text, a, b);
@@ -159,6 +161,7 @@ static int jb_hmm(JiebaCut *c, Py_ssize_t a, Py_ssize_t b) {
     double *v = c->v;
     for (int y = 0; y < 4; y++) v[y] = m->start[y] + jieba_emit(m, y, JB_CH(c, a));
     for (Py_ssize_t t = 1; t < n; t++) {
+        if (JB_SIGNALS(t)) return -1;
         Py_UCS4 ch = JB_CH(c, a + t);
         for (int y = 0; y < 4; y++) {
             double em = jieba_emit(m, y, ch);
@@ -258,6 +261,7 @@ static int jb_cut(JiebaCut *c, Py_ssize_t n) {
     /* get_DAG */
     Py_ssize_t ne = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
+        if (JB_SIGNALS(k)) return -1;
         c->first[k] = ne;
         uint32_t node = ct_child(t, 0, JB_CH(c, k));
         Py_ssize_t i = k;
@@ -281,6 +285,7 @@ static int jb_cut(JiebaCut *c, Py_ssize_t n) {
     c->route_v[n] = 0.0;
     c->route_x[n] = 0;
     for (Py_ssize_t idx = n - 1; idx >= 0; idx--) {
+        if (JB_SIGNALS(idx)) return -1;
         double best = 0.0;
         Py_ssize_t bx = -1;
         for (Py_ssize_t e = c->first[idx]; e < c->first[idx + 1]; e++) {
@@ -295,6 +300,7 @@ static int jb_cut(JiebaCut *c, Py_ssize_t n) {
     /* __cut_DAG's walk */
     Py_ssize_t x = 0, buf = 0;
     while (x < n) {
+        if (JB_SIGNALS(x)) return -1;
         Py_ssize_t y = c->route_x[x] + 1;
         if (y - x != 1) {
             if (x > buf && jb_flush(c, buf, x)) return -1;

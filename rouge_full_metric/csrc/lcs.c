@@ -48,6 +48,7 @@ static Py_ssize_t lcs_length(WorkerObject *w, const int32_t *a, Py_ssize_t m, co
         uint64_t valid = (j1 - j0 == 64) ? ~0ULL : ((1ULL << (j1 - j0)) - 1);
         total += popc64(~V & valid);
         for (Py_ssize_t j = j0; j < j1; j++) slot[b[j]] = -1;
+        if (worker_poll(w, m)) break;
     }
     return total;
 }
@@ -103,7 +104,8 @@ static void lcs_load(LcsRows *r, Py_ssize_t lo) {
     r->lo = lo;
     r->hi = lo + r->K < r->m ? lo + r->K : r->m;
     memcpy(w->rows, w->ck + (lo / r->K) * words, (size_t)words * 8);
-    for (Py_ssize_t i = lo + 1; i <= r->hi; i++)
+    Py_ssize_t acc = 0;
+    for (Py_ssize_t i = lo + 1; i <= r->hi && !POLL_LOOP(w, acc, words); i++)   /* callers check w->stop */
         lcs_step(w->rows + (i - 1 - lo) * words, w->rows + (i - lo) * words, mask_of(w, r->a[i - 1], words), words);
 }
 
@@ -130,13 +132,16 @@ static Py_ssize_t lcs_marks(WorkerObject *w, const int32_t *a, Py_ssize_t m, con
         /* forward pass keeping the checkpoints, two rows in the table as scratch */
         uint64_t *p0 = w->rows, *p1 = w->rows + words;
         memcpy(p0, w->ck, (size_t)words * 8);
+        Py_ssize_t acc = 0;
         for (Py_ssize_t i = 1; i <= m; i++) {
+            if (POLL_LOOP(w, acc, words)) return 0;
             lcs_step(p0, p1, mask_of(w, a[i - 1], words), words);
             uint64_t *t = p0; p0 = p1; p1 = t;
             if (i % r.K == 0 && i / r.K < nck) memcpy(w->ck + (i / r.K) * words, p0, (size_t)words * 8);
         }
     }
     lcs_load(&r, ((m - 1) / r.K) * r.K);
+    if (w->stop) return 0;
     Py_ssize_t i = m, j = n;
     Py_ssize_t av = cval(LROW(&r, i), j), length = av;
     if (av == 0) return 0;
@@ -147,13 +152,19 @@ static Py_ssize_t lcs_marks(WorkerObject *w, const int32_t *a, Py_ssize_t m, con
             av = bv - dbit(LROW(&r, i - 1), j);
             i--; j--;
             if (i == 0 || j == 0 || av == 0) break;
-            if (i - 1 < r.lo) lcs_load(&r, r.lo - r.K);
+            if (i - 1 < r.lo) {
+                lcs_load(&r, r.lo - r.K);
+                if (w->stop) return 0;
+            }
             bv = cval(LROW(&r, i - 1), j);
         } else if (bv >= av - dbit(LROW(&r, i), j)) {
             av = bv;
             i--;
             if (i == 0 || av == 0) break;
-            if (i - 1 < r.lo) lcs_load(&r, r.lo - r.K);
+            if (i - 1 < r.lo) {
+                lcs_load(&r, r.lo - r.K);
+                if (w->stop) return 0;
+            }
             bv = cval(LROW(&r, i - 1), j);
         } else {
             av -= dbit(LROW(&r, i), j);
