@@ -114,14 +114,37 @@ def _resolve_type(scorer, rouge_type: Optional[str]) -> str:
     return parse_rouge_type(rouge_type).name
 
 
+def _pair_input(cs):
+    """(the compiled scorer whose Engine reads the texts, a function giving what that Engine
+    reads for one text), as the batch path hands texts over: with ``lang`` or flavor ``xlsum``
+    the language's (XL-Sum's) pipeline tokenizes in Python when the core's own tokenizer cannot
+    (segmenters, word limits), the Engine then reads lines of words."""
+    from .batch import _PretokenizedScorer, _XlsumScorer
+
+    if isinstance(cs, _PretokenizedScorer):
+        return cs, lambda text: cs._text(text, "text")
+    if isinstance(cs, _XlsumScorer):
+        from .rouge_score_flavor import as_text, sentences_of
+
+        if cs.words is None:
+            return cs.whole or cs.sentences, lambda text: as_text(text, "text")
+        line = cs.words.line
+        if cs.whole is not None:
+            return cs.whole, lambda text: [line(cs.tokenize(as_text(text, "text")))]
+        return cs.sentences, lambda text: [line(cs.sentence_tokenize(x)) for x in sentences_of(as_text(text, "text"))]
+    return cs, None
+
+
 def _corpus(single, texts_a, texts_b):
     """(compiled scorer, corpus) or None when the pure-Python engine must run."""
-    if single.lang is not None or single.flavor == "xlsum":
-        return None   # the pair kernels read texts with the Perl's (or rouge_score's) byte tokenizer
     cs = compiled_scorer(single)
     if cs is None or not hasattr(compiled.core, "pair_corpus"):
         return None
     try:
+        cs, read = _pair_input(cs)
+        if read is not None:   # each text through the language's pipeline once
+            texts_a = [read(t) for t in texts_a]
+            texts_b = None if texts_b is None else [read(t) for t in texts_b]
         # a fresh Worker: its vocabulary is never reset while the corpus is in use
         return cs, compiled.core.pair_corpus(cs.engine.worker(), texts_a, texts_b)
     except (TypeError, ValueError, UnicodeError):
