@@ -19,8 +19,12 @@ tokens are those ``score`` sees); rougeL uses the bit-parallel LCS length (masks
 row text), rouge<N> clipped counts of n-gram ids interned once, other types the core's per-example
 statistics; threads share the rows with the GIL released.  The filter skips a pair whose upper
 bound — hits <= min(lengths), and for rougeL rows longer than 64 tokens the unigram overlap —
-cannot reach the threshold.  Memory: O(total tokens + the matrix).  Without the compiled core
-(or with a custom ``tokenizer``) the pure-Python engine gives identical numbers.
+cannot reach the threshold.  Memory: O(total tokens + the matrix).  With ``lang`` or flavor
+``xlsum`` each text goes through the language's (XL-Sum's) pipeline once -- in C where the core
+has it, else in Python (segmenters, word limits), as ``score_batch`` hands texts over -- and the
+same kernels score the token ids.  Flavor ``matlab`` (sums over reference sentences, NaN cells),
+the other flavors, a custom ``tokenizer`` and a core-less install run the pure-Python engine; the
+numbers are identical either way.
 
 >>> from rouge_full_metric import RougeScorer
 >>> scorer = RougeScorer(["rougeL"], flavor="rouge_score")
