@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from rouge_full_metric import compiled
@@ -173,3 +174,52 @@ def test_ctrl_c_stops_the_call_within_a_second(case):
             proc.wait()
         proc.stdout.close()
         proc.stderr.close()
+
+
+def test_scorer_exact_after_an_interrupted_call():
+    """A kernel cut short leaves its Worker's scratch state neutral: the same scorer (its pooled
+    Workers) then scores exactly as a fresh one.  The handler's own exception comes out."""
+    import random
+
+    from rouge_full_metric import RougeScorer
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop
+
+    rng = random.Random(3)
+    vocab = ["w%d" % i for i in range(50)]
+
+    def text(n):
+        return " ".join(rng.choice(vocab) for _ in range(n))
+
+    small_a = [text(rng.randint(1, 300)) + "\n" + text(rng.randint(1, 80)) for _ in range(30)]
+    small_b = [text(rng.randint(1, 300)) for _ in range(30)]
+    long_a, long_b = text(60000), text(60000)
+    cases = [
+        (dict(rouge_types=["rougeL", "rougeLsum"]), lambda s: s.score(long_a, [long_b])),
+        (dict(rouge_types=["rougeL"], flavor="rouge_score"), lambda s: s.score_batch([long_a], [long_b])),
+        (dict(rouge_types=["rougeW"]), lambda s: s.score(long_a[:60000], [long_b[:60000]])),
+        (dict(rouge_types=["rougeL"], flavor="rouge_score"),
+         lambda s: s.score_matrix([text(rng.randint(8, 40)) for _ in range(4000)])),
+    ]
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        for options, call in cases:
+            scorer = RougeScorer(**options)
+            scorer.score_batch(small_a[:2], small_b[:2])
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            start = time.perf_counter()
+            with pytest.raises(Stop):
+                call(scorer)
+            assert time.perf_counter() - start < 1.3
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            fresh = RougeScorer(**options)
+            assert scorer.score_batch(small_a, small_b) == fresh.score_batch(small_a, small_b), options
+            if options["rouge_types"] == ["rougeL"]:
+                assert np.array_equal(scorer.score_matrix(small_a, small_b), fresh.score_matrix(small_a, small_b))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)

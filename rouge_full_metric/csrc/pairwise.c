@@ -511,7 +511,9 @@ static int pairk_score(PairK *k, Py_ssize_t p, Py_ssize_t r, double *out) {
     const PairCorpus *pc = k->pc;
     if (pc->fast) {
         Py_ssize_t other = p == k->row && k->row_is_pred ? r : p;
-        worker_poll(k->w, (k->words + 1) * pair_units(pc, other) + 1);   /* callers stop on k->w->stop */
+        /* a long row's cell is costly enough to count (callers stop on k->w->stop); short rows
+         * are counted per row by the callers */
+        if (k->words > 1) worker_poll(k->w, k->words * pair_units(pc, other));
         *out = pairk_value(k, other, pc->kind == K_L ? pairk_lcs(k, other) : pairk_overlap(k, other));
         return 0;
     }
@@ -644,6 +646,7 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
                 row[k.order[c]] = pairk_value(&k, j, pairk_lcs(&k, j));
             }
         }
+        if (c < ncols) worker_poll(w, colunits);
         for (; c < ncols && !w->stop; c++)
             if (pairk_score(&k, p, b_base + c, &row[c])) { err = 1; break; }
         pairk_clear_row(&k);
