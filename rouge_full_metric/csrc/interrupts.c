@@ -58,6 +58,23 @@ static void poll_end(WorkerObject *w) {
     w->cancel = NULL;
 }
 
+/* A kernel call releases the GIL and starts polling; cancel: a bytearray of one byte, or NULL. */
+static void poll_begin_nogil(WorkerObject *w, Ctx *c, PyObject *cancel) {
+    c->w = w;
+    c->nogil = 1;
+    c->err = 0;
+    c->ts = PyEval_SaveThread();
+    poll_begin(w, c, cancel ? (const volatile unsigned char *)PyByteArray_AS_STRING(cancel) : NULL);
+}
+
+/* ... and ends: the GIL back; 1 when it was stopped (the exception is set). */
+static int poll_end_nogil(WorkerObject *w, Ctx *c) {
+    int stopped = w->stop;
+    poll_end(w);
+    PyEval_RestoreThread(c->ts);
+    return stopped;
+}
+
 static int worker_poll_slow(WorkerObject *w) {
     Ctx *c = w->ctx;
     w->poll_work = 0;

@@ -579,9 +579,8 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
     PairK k;
     int err = 0;
     w->busy = 1;
-    Ctx ctx = {w, NULL, 1, 0};
-    ctx.ts = PyEval_SaveThread();
-    poll_begin(w, &ctx, cancel ? (const volatile unsigned char *)PyByteArray_AS_STRING(cancel) : NULL);
+    Ctx ctx;
+    poll_begin_nogil(w, &ctx, cancel);
     Py_ssize_t colunits = pc->uoff[b_base + ncols] - pc->uoff[b_base] + ncols;
     if (pairk_init(&k, pc, w, 0, measure, 1)) err = 1;
     int lanes = !err && pc->kind == K_L && ncols >= 4;
@@ -654,9 +653,7 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
     free(rest);
     free(gs);
     pairk_free(&k);
-    int stopped = w->stop;
-    poll_end(w);
-    PyEval_RestoreThread(ctx.ts);
+    int stopped = poll_end_nogil(w, &ctx);
     w->busy = 0;
     PyBuffer_Release(&out);
     if (stopped) return NULL;   /* KeyboardInterrupt (or the handler's exception) is set */
@@ -811,9 +808,8 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
     PairK k;
     int err = 0;
     w->busy = 1;
-    Ctx ctx = {w, NULL, 1, 0};
-    ctx.ts = PyEval_SaveThread();
-    poll_begin(w, &ctx, cancel ? (const volatile unsigned char *)PyByteArray_AS_STRING(cancel) : NULL);
+    Ctx ctx;
+    poll_begin_nogil(w, &ctx, cancel);
     /* rougeL rows longer than one word also get counts: the unigram overlap bounds the LCS */
     if (pairk_init(&k, pc, w, pc->kind == K_L && pc->maxunits > 64, measure, 0)) err = 1;
     Py_ssize_t *order = NULL, *rest = NULL, nrest = 0;
@@ -852,9 +848,7 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
     }
     free(order); free(rest); free(gs);
     pairk_free(&k);
-    int stopped = w->stop;
-    poll_end(w);
-    PyEval_RestoreThread(ctx.ts);
+    int stopped = poll_end_nogil(w, &ctx);
     w->busy = 0;
     PyBuffer_Release(&kb); PyBuffer_Release(&mb); PyBuffer_Release(&sb);
     if (stopped) return NULL;   /* KeyboardInterrupt (or the handler's exception) is set */
