@@ -161,13 +161,20 @@ def jieba_segmenter() -> Optional[Callable[[str], List[str]]]:
 
     core = compiled.core
     lock = threading.Lock()
-    # ident: what a model is built from; size: (len(FREQ), total) when it was last brought up to
-    # date; stale: characters jieba has cut since the model fell behind (None: up to date)
-    built = {"ident": None, "size": None, "model": None, "stale": None}
+    # ident: the ids of what a model is built from, and held: those objects (so that no new object
+    # takes one of the ids while they are followed); size: (len(FREQ), total) when the model was
+    # last brought up to date; stale: characters jieba has cut since it fell behind (None: up to
+    # date)
+    built = {"ident": None, "held": None, "size": None, "model": None, "stale": None}
+
+    def follow(dt, ident):
+        built["ident"] = ident
+        built["held"] = (dt, dt.FREQ, finalseg.start_P, finalseg.trans_P, finalseg.emit_P)
 
     def rebuild(dt, ident):
         built["model"] = _jieba_model(core, dt, finalseg)
-        built["ident"], built["size"], built["stale"] = ident, (len(dt.FREQ), dt.total), None
+        follow(dt, ident)
+        built["size"], built["stale"] = (len(dt.FREQ), dt.total), None
 
     def model(dt):
         dt.check_initialized()
@@ -184,7 +191,8 @@ def jieba_segmenter() -> Optional[Callable[[str], List[str]]]:
                 if built["ident"] is None:
                     rebuild(dt, ident)   # the first model
                 else:
-                    built.update(ident=ident, size=size, stale=0)
+                    follow(dt, ident)
+                    built.update(size=size, stale=0)
             elif built["size"] != size:
                 old_total = built["size"][1]
                 built["size"] = size
