@@ -24,8 +24,11 @@ them; the 2-thread rows are wall time.  Medians of --runs runs (the filter: one 
 rouge_score samples: --runs passes over the sample).
 Memory: the process's peak RSS (ru_maxrss) after the filter (run first) and the matrix.
 
+* lang: an n x n rougeL matrix with lang (zh, th, ja, hi), flavor xlsum (with and without lang)
+  and flavor matlab, default backend against backend="python" (--lang-matrix n, --only-lang).
+
 Usage: python benchmarks/bench_pairwise.py [--matrix 10000] [--filter 50000] [--sample 2000]
-       [--runs 3] [--no-rapidfuzz] [--json out.json]
+       [--runs 3] [--no-rapidfuzz] [--lang-matrix 150] [--only-lang] [--json out.json]
 """
 import argparse
 import json
@@ -97,6 +100,43 @@ def peak_rss_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+# score_matrix with lang / flavor xlsum / matlab: (flavor, lang, xlsum_texts language)
+LANG_CONFIGS = [("rouge155", "zh", "chinese"), ("rouge155", "th", "thai"), ("paper", "ja", "japanese"),
+                ("rouge155", "hi", "hindi"), ("xlsum", None, "english"), ("xlsum", "zh", "chinese"),
+                ("xlsum", "hi", "hindi"), ("matlab", None, "english")]
+
+
+def lang_matrices(n, runs):
+    """µs/pair of an n x n rougeL score_matrix per configuration, compiled (the default backend)
+    and pure Python, the texts from tests/xlsum_texts.py (a shared vocabulary of 40 words); the
+    first touch (segmenter dictionaries, Engines) runs before the timed calls."""
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+    import xlsum_texts
+    from rouge_full_metric import pairwise
+
+    rows = []
+    for flavor, lang, language in LANG_CONFIGS:
+        rng = random.Random(11)
+        vocabulary = [xlsum_texts.word(random.Random(k), language) for k in range(40)]
+        texts = [xlsum_texts.text(rng, language, vocabulary, 30) for _ in range(2 * n)]
+        a, b = texts[:n], texts[n:]
+        sc = RougeScorer(["rougeL"], flavor=flavor, lang=lang)
+        pairwise.score_matrix(sc, a[:3], b[:3])
+        pairwise.score_matrix(sc, a[:3], b[:3], backend="python")
+        c_cpu, _, m1 = timed(lambda: pairwise.score_matrix(sc, a, b), runs)
+        p_cpu, _, m2 = timed(lambda: pairwise.score_matrix(sc, a, b, backend="python"), 1)
+        assert np.array_equal(m1, m2, equal_nan=True)
+        rows.append((flavor, lang, c_cpu / n / n * 1e6, p_cpu / n / n * 1e6))
+    print()
+    print("%d x %d rougeL score_matrix, CPU µs/pair (the texts' pipeline included)" % (n, n))
+    print()
+    print("| flavor | lang | default backend | pure Python | x |")
+    print("|---|---|---:|---:|---:|")
+    for flavor, lang, c, p in rows:
+        print("| %s | %s | %.2f | %.1f | %.0f |" % (flavor, lang or "", c, p, p / c))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--matrix", type=int, default=10000)
@@ -105,8 +145,14 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--threshold", type=float, default=0.7)
     ap.add_argument("--no-rapidfuzz", action="store_true")
+    ap.add_argument("--lang-matrix", type=int, default=150,
+                    help="texts per side of the lang / xlsum / matlab matrices (0: skip)")
+    ap.add_argument("--only-lang", action="store_true", help="only the lang / xlsum / matlab matrices")
     ap.add_argument("--json")
     args = ap.parse_args()
+    if args.only_lang:
+        lang_matrices(args.lang_matrix, args.runs)
+        return
     if not compiled.AVAILABLE:
         print("warning: the compiled core is not built; timing the pure-Python engine", file=sys.stderr)
 
@@ -268,6 +314,9 @@ def main():
                    "rouge_score_estimate_s": est},
         "peak_rss_mib": {"start": rss0, "after_filter": rss_filter, "after_matrix": rss_matrix},
     })
+    if args.lang_matrix:
+        report["lang_matrices"] = [{"flavor": f, "lang": g, "us_per_pair": c, "python_us_per_pair": p}
+                                   for f, g, c, p in lang_matrices(args.lang_matrix, args.runs)]
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(report, fh, indent=1)

@@ -49,8 +49,8 @@ class Flavor:
     # Corpus aggregates omit NaN per statistic (MATLAB's mean(..., "omitnan")).
     omit_nan = False
     # score_matrix / filter_near_duplicates: texts read once by RougeScorer._prepare (False: each
-    # pair through score()), and the compiled pair kernels may run (they read the Perl's or
-    # rouge_score's byte tokenizer).
+    # pair through score()), and the compiled pair kernels may run on the token ids the flavor's
+    # compiled engine reads (False: pure Python, e.g. matlab's per-sentence sums).
     pairwise_reads_once = True
     pair_kernels = True
     # LostTextWarning: the tokenizer named in the warning (None: never warn), and whether it is
@@ -102,7 +102,7 @@ class Flavor:
         """Raise the flavor's own error, naming ``argument``, for a text it cannot read (used
         where texts are scored through ``score`` and would be named by the place it gives them)."""
 
-    # Whether corpus_stat's ``mid`` reads the bootstrap (then a plain average still needs one).
+    # whether corpus_stat's ``mid`` reads the bootstrap (then a plain average still needs one).
     mid_from_bootstrap = False
 
     def corpus_stat(self, interval, mean: float) -> Tuple[float, float, float, float]:

@@ -23,7 +23,6 @@ class Xlsum(RougeScore):
     name = "xlsum"
     tool = "XL-Sum's scorer"
     pairwise_reads_once = False
-    pair_kernels = False
     lost_text_tokenizer = None   # the pipelines keep every letter
     lost_text_rouge_score = False
 

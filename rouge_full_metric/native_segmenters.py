@@ -158,13 +158,23 @@ def tcc_program(pattern) -> Optional[bytes]:
     return array.array("i", code).tobytes()
 
 
+# While the native dictionary lags behind jieba's (a word whose frequency changed), jieba cuts;
+# the model is rebuilt once jieba has cut this many characters since (a rebuild costs 60-190 ms,
+# about what jieba takes for 100,000 characters), so that a user who adjusts words between
+# scores never pays a rebuild per score, and one who then scores a corpus pays one rebuild.
+JIEBA_REBUILD_CHARS = 100_000
+
+
 def jieba_segmenter() -> Optional[Callable[[str], List[str]]]:
     """``list(jieba.cut(text))`` with each block cut in the compiled core, or None.
 
-    Like XL-Sum's scorer it follows ``jieba.cut`` as it is at each call: the model is rebuilt when
-    that tokenizer's dictionary changes through jieba's API (``add_word``, ``load_userdict``,
-    ``set_dictionary``), and jieba itself cuts while it holds words it must split again
-    (``del_word``: ``finalseg.Force_Split_Words``) or when ``jieba.cut`` is not a Tokenizer's.
+    Like XL-Sum's scorer it follows ``jieba.cut`` as it is at each call.  Words that
+    ``add_word`` / ``load_userdict`` / ``suggest_freq`` add are read into the native
+    dictionary incrementally (only the new entries of ``FREQ``); a change of an existing word's
+    frequency, ``set_dictionary``, or new HMM tables make jieba cut until the native model is
+    rebuilt (after :data:`JIEBA_REBUILD_CHARS` characters).  jieba itself cuts while it holds
+    words it must split again (``del_word``: ``finalseg.Force_Split_Words``) or when
+    ``jieba.cut`` is not a Tokenizer's.
 
     >>> segment = jieba_segmenter()
     >>> segment is None or segment("我来到北京清华大学") == ['我', '来到', '北京', '清华大学']
@@ -177,18 +187,50 @@ def jieba_segmenter() -> Optional[Callable[[str], List[str]]]:
 
     core = compiled.core
     lock = threading.Lock()
-    built = {"key": None, "model": None}
+    # ident: the ids of what a model is built from, and held: those objects (so that no new object
+    # takes one of the ids while they are followed); size: (len(FREQ), total) when the model was
+    # last brought up to date; stale: characters jieba has cut since it fell behind (None: up to
+    # date)
+    built = {"ident": None, "held": None, "size": None, "model": None, "stale": None}
+
+    def follow(dt, ident):
+        built["ident"] = ident
+        built["held"] = (dt, dt.FREQ, finalseg.start_P, finalseg.trans_P, finalseg.emit_P)
+
+    def rebuild(dt, ident):
+        built["model"] = _jieba_model(core, dt, finalseg)
+        follow(dt, ident)
+        built["size"], built["stale"] = (len(dt.FREQ), dt.total), None
 
     def model(dt):
         dt.check_initialized()
-        key = (id(dt), id(dt.FREQ), len(dt.FREQ), dt.total,
-               id(finalseg.start_P), id(finalseg.trans_P), id(finalseg.emit_P))
-        if built["key"] != key:
-            with lock:
-                if built["key"] != key:
-                    built["model"] = _jieba_model(core, dt, finalseg)
-                    built["key"] = key
-        return built["model"]
+        ident = (id(dt), id(dt.FREQ), id(finalseg.start_P), id(finalseg.trans_P), id(finalseg.emit_P))
+        size = (len(dt.FREQ), dt.total)
+        if built["ident"] == ident and built["size"] == size:
+            stale = built["stale"]
+            if stale is None:
+                return built["model"]
+            if stale < JIEBA_REBUILD_CHARS:
+                return None
+        with lock:
+            if built["ident"] != ident:
+                if built["ident"] is None:
+                    rebuild(dt, ident)   # the first model
+                else:
+                    follow(dt, ident)
+                    built.update(size=size, stale=0)
+            elif built["size"] != size:
+                old_total = built["size"][1]
+                built["size"] = size
+                if built["stale"] is None:
+                    added = -1
+                    if built["model"] is not None and isinstance(dt.total, int) and dt.total > 0:
+                        added = core.jieba_model_extend(built["model"], dt.FREQ, math.log(dt.total))
+                    if added < 0 or added != dt.total - old_total:
+                        built["stale"] = 0   # an existing word changed: jieba cuts until the rebuild
+            if built["stale"] is not None and built["stale"] >= JIEBA_REBUILD_CHARS:
+                rebuild(dt, ident)
+        return built["model"] if built["stale"] is None else None
 
     def segment(text: str) -> List[str]:
         cut = jieba.cut   # what XL-Sum's scorer calls, looked up as it does: at each call
@@ -197,6 +239,8 @@ def jieba_segmenter() -> Optional[Callable[[str], List[str]]]:
         if (not finalseg.Force_Split_Words and type(dt) is jieba.Tokenizer
                 and getattr(cut, "__func__", None) is jieba.Tokenizer.cut):
             current = model(dt)
+            if current is None and built["stale"] is not None:
+                built["stale"] += len(text)
         if current is None:
             return list(cut(text))
         han, skip = jieba.re_han_default, jieba.re_skip_default

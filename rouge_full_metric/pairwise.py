@@ -19,8 +19,12 @@ tokens are those ``score`` sees); rougeL uses the bit-parallel LCS length (masks
 row text), rouge<N> clipped counts of n-gram ids interned once, other types the core's per-example
 statistics; threads share the rows with the GIL released.  The filter skips a pair whose upper
 bound — hits <= min(lengths), and for rougeL rows longer than 64 tokens the unigram overlap —
-cannot reach the threshold.  Memory: O(total tokens + the matrix).  Without the compiled core
-(or with a custom ``tokenizer``) the pure-Python engine gives identical numbers.
+cannot reach the threshold.  Memory: O(total tokens + the matrix).  With ``lang`` or flavor
+``xlsum`` each text goes through the language's (XL-Sum's) pipeline once -- in C where the core
+has it, else in Python (segmenters, word limits), as ``score_batch`` hands texts over -- and the
+same kernels score the token ids.  Flavor ``matlab`` (sums over reference sentences, NaN cells),
+the other flavors, a custom ``tokenizer`` and a core-less install run the pure-Python engine; the
+numbers are identical either way.
 
 >>> from rouge_full_metric import RougeScorer
 >>> scorer = RougeScorer(["rougeL"], flavor="rouge_score")
@@ -151,14 +155,39 @@ def _resolve_type(scorer, rouge_type: Optional[str]) -> str:
     return parse_rouge_type(rouge_type).name
 
 
+def _pair_input(cs):
+    """(the compiled scorer whose Engine reads the texts, a function giving what that Engine
+    reads for one text), as the batch path hands texts over: with ``lang`` or flavor ``xlsum``
+    the language's (XL-Sum's) pipeline tokenizes in Python when the core's own tokenizer cannot
+    (segmenters, word limits), the Engine then reads lines of words."""
+    from .batch import _PretokenizedScorer, _XlsumScorer
+
+    if isinstance(cs, _PretokenizedScorer):
+        return cs, lambda text: cs._text(text, "text")
+    if isinstance(cs, _XlsumScorer):
+        from .rouge_score_flavor import as_text, sentences_of
+
+        if cs.words is None:
+            return cs.whole or cs.sentences, lambda text: as_text(text, "text")
+        line = cs.words.line
+        if cs.whole is not None:
+            return cs.whole, lambda text: [line(cs.tokenize(as_text(text, "text")))]
+        return cs.sentences, lambda text: [line(cs.sentence_tokenize(x)) for x in sentences_of(as_text(text, "text"))]
+    return cs, None
+
+
 def _corpus(single, texts_a, texts_b):
     """(compiled scorer, corpus) or None when the pure-Python engine must run."""
-    if single.lang is not None or not single.rules.pair_kernels:
-        return None   # the pair kernels read texts with the Perl's (or rouge_score's) byte tokenizer
+    if not single.rules.pair_kernels:
+        return None   # e.g. matlab: its sums per reference sentence have no pair kernel
     cs = compiled_scorer(single)
     if cs is None or not hasattr(compiled.core, "pair_corpus"):
         return None
     try:
+        cs, read = _pair_input(cs)
+        if read is not None:   # each text through the language's pipeline once
+            texts_a = [read(t) for t in texts_a]
+            texts_b = None if texts_b is None else [read(t) for t in texts_b]
         # a fresh Worker: its vocabulary is never reset while the corpus is in use
         return cs, compiled.core.pair_corpus(cs.engine.worker(), texts_a, texts_b)
     except (TypeError, ValueError, UnicodeError):
@@ -280,18 +309,23 @@ def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, 
         return out
     b_base = 0 if same else na
     core = compiled.core
+    cancel = bytearray(1)   # set on Ctrl-C: the kernels still running in pool threads stop
 
     def rows(r0, r1):
         worker = cs.acquire()
         try:
-            core.pair_matrix(worker, corpus, 0, b_base, nb, r0, r1, mi, out)
+            core.pair_matrix(worker, corpus, 0, b_base, nb, r0, r1, mi, out, cancel)
         finally:
             cs.release(worker)
 
-    if jobs == 1 or na <= _ROW_CHUNK:
-        rows(0, na)
-    else:
-        _run_chunks(jobs, rows, [(r, min(r + _ROW_CHUNK, na)) for r in range(0, na, _ROW_CHUNK)])
+    try:
+        if jobs == 1 or na <= _ROW_CHUNK:
+            rows(0, na)
+        else:
+            _run_chunks(jobs, rows, [(r, min(r + _ROW_CHUNK, na)) for r in range(0, na, _ROW_CHUNK)])
+    except BaseException:
+        cancel[0] = 1
+        raise
     return out
 
 
@@ -373,12 +407,13 @@ def _compiled_filter(found, n, threshold, mi, jobs, match, score) -> List[int]:
     cs, corpus = found
     core = compiled.core
     kept = np.zeros(max(n, 1), dtype=np.int64)
+    cancel = bytearray(1)   # set on Ctrl-C: the kernels still running in pool threads stop
 
     def scan(lo, hi, nkept, scan_from, sequential):
         worker = cs.acquire()
         try:
             return core.pair_filter(worker, corpus, lo, hi, kept, nkept, scan_from, sequential, threshold, mi,
-                                    match, score)
+                                    match, score, cancel)
         finally:
             cs.release(worker)
 
@@ -386,16 +421,20 @@ def _compiled_filter(found, n, threshold, mi, jobs, match, score) -> List[int]:
     # (independent: the core runs them in row groups, and threads share the block), then, in
     # order, the block's unmatched texts against the block's own kept ones.
     nkept = 0
-    for lo in range(0, n, _FILTER_BLOCK):
-        hi = min(lo + _FILTER_BLOCK, n)
-        if nkept:
-            if jobs == 1:
-                scan(lo, hi, nkept, 0, False)
-            else:
-                step = -(-(hi - lo) // jobs)
-                _run_chunks(jobs, lambda a, b: scan(a, b, nkept, 0, False),
-                            [(a, min(a + step, hi)) for a in range(lo, hi, step)])
-        nkept = scan(lo, hi, nkept, nkept, True)
+    try:
+        for lo in range(0, n, _FILTER_BLOCK):
+            hi = min(lo + _FILTER_BLOCK, n)
+            if nkept:
+                if jobs == 1:
+                    scan(lo, hi, nkept, 0, False)
+                else:
+                    step = -(-(hi - lo) // jobs)
+                    _run_chunks(jobs, lambda a, b: scan(a, b, nkept, 0, False),
+                                [(a, min(a + step, hi)) for a in range(lo, hi, step)])
+            nkept = scan(lo, hi, nkept, nkept, True)
+    except BaseException:
+        cancel[0] = 1
+        raise
     return [int(x) for x in kept[:nkept]]
 
 

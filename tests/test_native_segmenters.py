@@ -192,3 +192,109 @@ def test_pure_python_engine_keeps_the_packages(monkeypatch):
     monkeypatch.setattr(compiled, "core", None)
     assert native_segmenters.jieba_segmenter() is None
     assert native_segmenters.newmm_segmenter() is None
+
+
+@needs_core
+def test_jieba_dictionary_edits_are_read_incrementally(chinese, monkeypatch):
+    """add_word / suggest_freq / load_userdict of new words extend the native dictionary (no
+    rebuild, the core keeps cutting); a changed frequency of an existing word hands over to jieba
+    until JIEBA_REBUILD_CHARS characters later (one rebuild); del_word hands over to jieba.  The
+    words equal jieba.cut's after every edit."""
+    import io
+    import random
+
+    jieba, segment0, texts = chinese
+    from jieba import finalseg
+
+    tokenizer = jieba.Tokenizer()
+    monkeypatch.setattr(jieba, "cut", tokenizer.cut)
+    monkeypatch.setattr(finalseg, "Force_Split_Words", set())
+    monkeypatch.setattr(native_segmenters, "JIEBA_REBUILD_CHARS", 3000)
+    core = compiled.core
+    calls = {"model": 0, "cut": 0}
+    real_model, real_cut = core.jieba_model, core.jieba_cut_block
+
+    def spy_model(*args):
+        calls["model"] += 1
+        return real_model(*args)
+
+    def spy_cut(*args):
+        calls["cut"] += 1
+        return real_cut(*args)
+
+    monkeypatch.setattr(core, "jieba_model", spy_model)
+    monkeypatch.setattr(core, "jieba_cut_block", spy_cut)
+    segment = native_segmenters.jieba_segmenter()
+    rng = random.Random(18)
+    sample = [t for t in texts if len(t) > 20][:400]
+    han = sorted({c for t in sample for c in t if "\u4e00" <= c <= "\u9fd5"})
+
+    def check(k=12):
+        for t in rng.sample(sample, k):
+            assert segment(t) == list(tokenizer.cut(t)), t
+
+    check()
+    assert calls["model"] == 1
+    for step in range(300):   # new words, interleaved with cuts
+        word = "".join(rng.choice(han) for _ in range(rng.randint(2, 5)))
+        if word in tokenizer.FREQ:
+            continue
+        kind = step % 3
+        if kind == 0:
+            tokenizer.add_word(word, rng.choice([None, 1, 5, 50, 5000, 10 ** 6]))
+        elif kind == 1:
+            tokenizer.suggest_freq(word, True)
+        else:
+            tokenizer.load_userdict(io.BytesIO(("%s %d n\n" % (word, rng.randint(1, 10 ** 5))).encode()))
+        # the words the texts contain get their chance too
+        t = rng.choice(sample)
+        check(2)
+        segment(t[: rng.randint(2, len(t))] + word + t)
+    assert calls["model"] == 1, "a new word must not rebuild the native dictionary"
+    cuts = calls["cut"]
+    # an existing word's frequency changes: jieba cuts, then one rebuild
+    existing = rng.sample(sorted(w for w, f in tokenizer.FREQ.items() if f and len(w) > 1), 20)
+    tokenizer.add_word(existing[0], 3)
+    tokenizer.suggest_freq(existing[1], True)
+    check(4)
+    assert calls["cut"] == cuts and calls["model"] == 1   # jieba's own cut, no rebuild yet
+    for _ in range(60):
+        check(4)
+    assert calls["model"] == 2 and calls["cut"] > cuts
+    for w in existing[2:]:
+        tokenizer.add_word(w, rng.randint(1, 10 ** 6))
+        tokenizer.add_word(w + rng.choice(han), rng.randint(1, 10 ** 6))
+    for _ in range(60):
+        check(4)
+    assert calls["model"] == 3
+    tokenizer.suggest_freq(tuple(existing[3]), True)   # split it: frequency 0, a force-split word
+    check(20)
+    tokenizer.del_word(existing[4])
+    check(20)
+
+
+@needs_core
+def test_jieba_many_new_words_cost_no_rebuild(chinese, monkeypatch):
+    """1,000 add_word calls interleaved with cuts: one model build (before: one per call,
+    60-190 ms each)."""
+    import time
+
+    jieba, _, texts = chinese
+    from jieba import finalseg
+
+    tokenizer = jieba.Tokenizer()
+    monkeypatch.setattr(jieba, "cut", tokenizer.cut)
+    monkeypatch.setattr(finalseg, "Force_Split_Words", set())
+    segment = native_segmenters.jieba_segmenter()
+    text = texts[0]
+    segment(text)
+    built = []
+    real_model = compiled.core.jieba_model
+    monkeypatch.setattr(compiled.core, "jieba_model", lambda *a: built.append(1) or real_model(*a))
+    start = time.perf_counter()
+    for k in range(1000):
+        tokenizer.add_word("新词%d号" % k, 10 + k)
+        assert segment("他说新词%d号很好" % k) == list(tokenizer.cut("他说新词%d号很好" % k))
+    elapsed = time.perf_counter() - start
+    assert built == []
+    assert elapsed < 20   # about 0.1 s; the old bridge rebuilt 1,000 times (minutes)

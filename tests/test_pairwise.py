@@ -349,3 +349,63 @@ def test_huge_matrix_is_refused_before_allocating_naming_its_size_and_the_option
     assert scorer.score_matrix(["a", "b", "c"], ["a", "b"], max_bytes=48).shape == (3, 2)
     with pytest.raises(ValueError, match="max_bytes must be a whole number"):
         scorer.score_matrix(["a"], max_bytes=-1)
+
+
+LANG_CASES = [
+    ("rouge155", "zh", {}), ("rouge155", "th", {}), ("paper", "ja", {}), ("rouge155", "hi", dict(use_stemmer=True)),
+    ("rouge155", "hi", dict(word_limit=8)), ("paper", "zh", dict(word_limit=10, multi_ref="best")), ("xlsum", None, {}),
+    ("xlsum", None, dict(use_stemmer=True)), ("xlsum", "zh", {}), ("xlsum", "th", {}),
+    ("xlsum", "hi", dict(use_stemmer=True)), ("xlsum", "ja", {}),
+]
+_LANGUAGE = {"zh": "chinese", "th": "thai", "ja": "japanese", "hi": "hindi", None: "english"}
+
+
+def lang_texts(lang, count, seed, vocabulary_seed=5):
+    """Texts of one language over one shared vocabulary (so that many pairs overlap), some of
+    them multi-line, some near-copies, two empty."""
+    from xlsum_texts import text, word
+
+    language = _LANGUAGE[lang]
+    vocabulary = [word(random.Random(vocabulary_seed * 1000 + k), language) for k in range(25)]
+    rng = random.Random(seed)
+    out = [text(rng, language, vocabulary, 25) for _ in range(count)]
+    for k in range(0, len(out), 5):
+        out[k] = out[k] + "\n" + out[(k + 3) % len(out)]
+    out += [out[rng.randrange(len(out))][:-3] for _ in range(count // 5)] + ["", "\n"]
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize("flavor, lang, options", LANG_CASES)
+def test_lang_and_xlsum_matrices_compiled_equal_python(flavor, lang, options):
+    """With lang or flavor xlsum the texts go through the language's pipeline once and the pair
+    kernels score the token ids: every cell equals the pure-Python engine's (== score())."""
+    if lang == "zh":
+        pytest.importorskip("jieba")
+    if lang == "th":
+        pytest.importorskip("pythainlp")
+    if lang == "ja":
+        pytest.importorskip("fugashi")
+    a = lang_texts(lang, 18, _seed(flavor, lang, 1))
+    b = lang_texts(lang, 14, _seed(flavor, lang, 2))
+    for rouge_type in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+        scorer = RougeScorer([rouge_type], flavor=flavor, lang=lang, **options)
+        for measure in (pairwise.MEASURES if rouge_type == "rougeL" else ("fmeasure",)):
+            python = scorer_matrix(scorer, a, b, measure, backend="python")
+            assert (python > 0).mean() > (0.1 if rouge_type in ("rouge1", "rougeL") else 0)
+            for jobs in (1, 2):
+                got = scorer_matrix(scorer, a, b, measure, backend="compiled", n_jobs=jobs)
+                assert np.array_equal(got, python), (rouge_type, measure, jobs, np.argwhere(got != python)[:5])
+        same = pairwise.score_matrix(scorer, a, backend="compiled")
+        assert np.array_equal(same, pairwise.score_matrix(scorer, a, backend="python"))
+        for threshold in (0.3, 0.6):
+            compiled_result = pairwise.filter_near_duplicates(scorer, a + b, threshold, rouge_type, backend="compiled")
+            assert compiled_result == pairwise.filter_near_duplicates(scorer, a + b, threshold, rouge_type,
+                                                                      backend="python")
+
+
+def test_matlab_matrix_stays_python():
+    # MATLAB sums per reference sentence (LCS, clipped n-grams) and has NaN cells: no pair kernel
+    scorer = RougeScorer(["rougeL"], flavor="matlab")
+    with pytest.raises(RuntimeError, match="cannot score"):
+        pairwise.score_matrix(scorer, ["a b"], ["a c"], backend="compiled")

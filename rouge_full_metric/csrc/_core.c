@@ -35,6 +35,7 @@
  *   scoring.c, rounding.c <- scoring.py (multi-reference combination, jackknife, round5)
  *   engine.c, worker.c <- batch.py (the options compiled; a thread's buffers and batch loop,
  *                     Ctrl-C between examples)
+ *   interrupts.c      Ctrl-C inside one long call (no Python counterpart: Python checks between bytecodes)
  *   pairwise.c      <- pairwise.py (score_matrix, filter_near_duplicates)
  *   bootstrap.c     <- bootstrap.py (the Perl bootstrap's replicate sums)
  *   perl_config.c   <- cli/perl_config.py (the canonical XML config scanner)
@@ -43,6 +44,7 @@
 #include "core.h"
 
 #include "buffers.c"
+#include "interrupts.c"
 #include "rounding.c"
 #include "interner.c"
 #include "stemmer.c"
@@ -135,6 +137,9 @@ static PyMethodDef module_methods[] = {
     {"jieba_model", mod_jieba_model, METH_VARARGS,
      "jieba_model(freq, logtotal, start, trans, emit, min_float) -> model: jieba's dictionary and HMM\n"
      "(native_segmenters.jieba_segmenter builds it), for jieba_cut_block."},
+    {"jieba_model_extend", mod_jieba_model_extend, METH_VARARGS,
+     "jieba_model_extend(model, freq, logtotal) -> int: read FREQ's entries added since the model was\n"
+     "built or last extended; the sum of their frequencies, or -1 (rebuild the model)."},
     {"jieba_cut_block", mod_jieba_cut_block, METH_VARARGS,
      "jieba_cut_block(model, block) -> [str]: jieba's words of one re_han_default block (HMM on)."},
     {"_set_table_limit", mod_set_table_limit, METH_O, "Set the back-trace table budget (64-bit words); returns the old one."},

@@ -108,6 +108,8 @@ typedef struct { double p, r, f; } SC;
 
 typedef struct { uint64_t key; int32_t pos, cnt, used; uint32_t stamp; } GEnt;
 
+struct Ctx;
+
 typedef struct {
     PyObject_HEAD
     EngineObject *eng;
@@ -162,9 +164,16 @@ typedef struct {
     Py_ssize_t pidcap, ridcap, cellcap, gcntcap, clogcap, ltabcap;
     double *nh; Py_ssize_t nhcap;       /* hits per n and reference */
     int nlevels;                        /* levels in nh for this example (0: none computed) */
+    /* Ctrl-C inside one long computation (interrupts.c): the running call's context (NULL: none),
+     * work done since the last clock read, that read, a caller's cancel byte (another thread
+     * sets it), and stop: set once the call must end (its kernels then return at once) */
+    struct Ctx *ctx;
+    int64_t poll_work, poll_last;
+    const volatile unsigned char *cancel;
+    int stop;
 } WorkerObject;
 
-typedef struct { WorkerObject *w; PyThreadState *ts; int nogil; int err; } Ctx;
+typedef struct Ctx { WorkerObject *w; PyThreadState *ts; int nogil; int err; } Ctx;
 
 static PyTypeObject EngineType;
 static PyTypeObject WorkerType;

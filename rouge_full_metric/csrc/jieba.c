@@ -14,6 +14,9 @@ enum { HMM_B = 0, HMM_E, HMM_M, HMM_S };   /* in letter order: tuple ties go to 
 
 typedef struct {
     CharTrie freq;            /* FREQ: end = key, value = its frequency */
+    Py_ssize_t dict_pos;      /* PyDict_Next's position after FREQ's last entry read */
+    Py_ssize_t dict_len;      /* entries read */
+    Py_ssize_t users;         /* cuts running on this model (jieba_model_extend waits for none) */
     double logtotal;
     double start[4], trans[4][4];
     uint32_t *emit_keys;      /* code point + 1; 0 = empty */
@@ -59,6 +62,34 @@ static int jieba_doubles(PyObject *seq, double *out, Py_ssize_t n, const char *w
     return 0;
 }
 
+/* Read FREQ's entries from m->dict_pos on into the trie (all of them for a new model); *sum (if
+ * given) gets the sum of the frequencies read.  0, or -1 with an exception set. */
+static int jieba_read_freq(JiebaModel *m, PyObject *freq, long long *sum) {
+    PyObject *key, *value;
+    long long total = 0;
+    while (PyDict_Next(freq, &m->dict_pos, &key, &value)) {
+        if (!PyUnicode_Check(key) || !PyLong_Check(value)) {
+            PyErr_SetString(PyExc_TypeError, "jieba_model: freq must map str to int");
+            return -1;
+        }
+        long long f = PyLong_AsLongLong(value);
+        if (f == -1 && PyErr_Occurred()) return -1;
+        if (f < 0 || f > ((long long)1 << 53)) {
+            PyErr_SetString(PyExc_ValueError, "jieba_model: a frequency is negative or above 2**53");
+            return -1;
+        }
+        uint32_t node;
+        if (ct_insert(&m->freq, key, &node)) return -1;
+        m->freq.end[node] = 1;
+        m->freq.value[node] = f;
+        m->dict_len++;
+        total += f;
+        if (total > ((long long)1 << 60)) total = (long long)1 << 60;   /* no overflow; it then matches no delta */
+    }
+    if (sum) *sum = total;
+    return 0;
+}
+
 /* jieba_model(freq, logtotal, start, trans, emit, min_float) -> capsule.
  *   freq: dict str -> int >= 0 (jieba.dt.FREQ); logtotal: math.log(jieba.dt.total);
  *   start: 4 floats, trans: 16 floats (from-state major), emit: dict str (one character) -> 4
@@ -80,27 +111,10 @@ static PyObject *mod_jieba_model(PyObject *self, PyObject *args) {
         Py_DECREF(capsule);
         return NULL;
     }
-    Py_ssize_t pos = 0;
-    PyObject *key, *value;
-    while (PyDict_Next(freq, &pos, &key, &value)) {
-        if (!PyUnicode_Check(key) || !PyLong_Check(value)) {
-            PyErr_SetString(PyExc_TypeError, "jieba_model: freq must map str to int");
-            Py_DECREF(capsule);
-            return NULL;
-        }
-        long long f = PyLong_AsLongLong(value);
-        if (f == -1 && PyErr_Occurred()) { Py_DECREF(capsule); return NULL; }
-        if (f < 0 || f > ((long long)1 << 53)) {
-            PyErr_SetString(PyExc_ValueError, "jieba_model: a frequency is negative or above 2**53");
-            Py_DECREF(capsule);
-            return NULL;
-        }
-        uint32_t node;
-        if (ct_insert(&m->freq, key, &node)) { Py_DECREF(capsule); return NULL; }
-        m->freq.end[node] = 1;
-        m->freq.value[node] = f;
-    }
+    if (jieba_read_freq(m, freq, NULL)) { Py_DECREF(capsule); return NULL; }
     Py_ssize_t ne = PyDict_Size(emit);
+    PyObject *key, *value;
+    Py_ssize_t pos;
     m->emit_cap = 16;
     while (m->emit_cap < (size_t)ne * 2 + 2) m->emit_cap *= 2;
     m->emit_keys = (uint32_t *)PyMem_Calloc(m->emit_cap, sizeof(uint32_t));
@@ -121,6 +135,33 @@ static PyObject *mod_jieba_model(PyObject *self, PyObject *args) {
     return capsule;
 }
 
+/* jieba_model_extend(model, freq, logtotal) -> the sum of the new entries' frequencies, or -1.
+ * jieba's add_word only ever adds keys to FREQ (dicts keep insertion order: the new ones come
+ * after every entry read so far, and without deletions PyDict_Next's positions stay put) or
+ * changes an existing key's value; the new keys are read here, and the caller compares their sum
+ * with the change of jieba's total, which differs when an existing value changed too.  -1 when
+ * the dictionary cannot be followed this way (FREQ holds fewer or other entries than read: keys
+ * deleted by hand; a cut is using the model) or a new entry is invalid: the caller rebuilds. */
+static PyObject *mod_jieba_model_extend(PyObject *self, PyObject *args) {
+    PyObject *capsule, *freq;
+    double logtotal;
+    if (!PyArg_ParseTuple(args, "OO!d:jieba_model_extend", &capsule, &PyDict_Type, &freq, &logtotal)) return NULL;
+    JiebaModel *m = (JiebaModel *)PyCapsule_GetPointer(capsule, "rouge_full_metric.jieba_model");
+    if (!m) return NULL;
+    Py_ssize_t size = PyDict_Size(freq);
+    if (m->users || size < m->dict_len) return PyLong_FromLong(-1);
+    long long sum = 0;
+    if (jieba_read_freq(m, freq, &sum)) {
+        /* the model holds part of the new entries: it must not be used again */
+        m->dict_len = -1;
+        if (!PyErr_ExceptionMatches(PyExc_MemoryError)) { PyErr_Clear(); return PyLong_FromLong(-1); }
+        return NULL;
+    }
+    if (m->dict_len != size) { m->dict_len = -1; return PyLong_FromLong(-1); }
+    m->logtotal = logtotal;
+    return PyLong_FromLongLong(sum);
+}
+
 typedef struct {
     const JiebaModel *m;
     PyObject *text, *out;
@@ -136,6 +177,8 @@ typedef struct {
 } JiebaCut;
 
 #define JB_CH(c, i) PyUnicode_READ((c)->kind, (c)->data, (i))
+/* Ctrl-C in a long block: the handlers run every 2^16 positions of each pass (the GIL is held) */
+#define JB_SIGNALS(i) (((i) & 0xFFFF) == 0xFFFF && PyErr_CheckSignals())
 
 static int jb_emit(JiebaCut *c, Py_ssize_t a, Py_ssize_t b) {
     PyObject *w = PyUnicode_Substring(c->text, a, b);
@@ -159,6 +202,7 @@ static int jb_hmm(JiebaCut *c, Py_ssize_t a, Py_ssize_t b) {
     double *v = c->v;
     for (int y = 0; y < 4; y++) v[y] = m->start[y] + jieba_emit(m, y, JB_CH(c, a));
     for (Py_ssize_t t = 1; t < n; t++) {
+        if (JB_SIGNALS(t)) return -1;
         Py_UCS4 ch = JB_CH(c, a + t);
         for (int y = 0; y < 4; y++) {
             double em = jieba_emit(m, y, ch);
@@ -258,6 +302,7 @@ static int jb_cut(JiebaCut *c, Py_ssize_t n) {
     /* get_DAG */
     Py_ssize_t ne = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
+        if (JB_SIGNALS(k)) return -1;
         c->first[k] = ne;
         uint32_t node = ct_child(t, 0, JB_CH(c, k));
         Py_ssize_t i = k;
@@ -281,6 +326,7 @@ static int jb_cut(JiebaCut *c, Py_ssize_t n) {
     c->route_v[n] = 0.0;
     c->route_x[n] = 0;
     for (Py_ssize_t idx = n - 1; idx >= 0; idx--) {
+        if (JB_SIGNALS(idx)) return -1;
         double best = 0.0;
         Py_ssize_t bx = -1;
         for (Py_ssize_t e = c->first[idx]; e < c->first[idx + 1]; e++) {
@@ -295,6 +341,7 @@ static int jb_cut(JiebaCut *c, Py_ssize_t n) {
     /* __cut_DAG's walk */
     Py_ssize_t x = 0, buf = 0;
     while (x < n) {
+        if (JB_SIGNALS(x)) return -1;
         Py_ssize_t y = c->route_x[x] + 1;
         if (y - x != 1) {
             if (x > buf && jb_flush(c, buf, x)) return -1;
@@ -313,6 +360,7 @@ static PyObject *mod_jieba_cut_block(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OU:jieba_cut_block", &capsule, &text)) return NULL;
     JiebaModel *m = (JiebaModel *)PyCapsule_GetPointer(capsule, "rouge_full_metric.jieba_model");
     if (!m) return NULL;
+    if (m->dict_len < 0) { PyErr_SetString(PyExc_ValueError, "jieba_cut_block: this model was left half extended"); return NULL; }
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     PyObject *out = PyList_New(0);
     if (!out || n == 0) return out;
@@ -331,7 +379,9 @@ static PyObject *mod_jieba_cut_block(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         rc = -1;
     } else {
+        m->users++;   /* Python code may run inside (allocations, signal handlers): no extend meanwhile */
         rc = jb_cut(&c, n);
+        m->users--;
     }
     PyMem_Free(c.ends); PyMem_Free(c.freqs); PyMem_Free(c.first); PyMem_Free(c.route_v);
     PyMem_Free(c.route_x); PyMem_Free(c.v); PyMem_Free(c.back);

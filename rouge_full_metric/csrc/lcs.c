@@ -15,10 +15,50 @@ static inline void lcs_step(const uint64_t *prev, uint64_t *cur, const uint64_t 
     }
 }
 
+/* LCS length by column blocks of 64 outermost: O(m + vocabulary) memory whatever the lengths
+ * (the fallback of lcs_length when one mask per distinct token of the shorter text would pass
+ * TABLE_WORDS_LIMIT). */
+static Py_ssize_t lcs_length_blocks(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int32_t *b, Py_ssize_t n,
+                                    int *err) {
+    if (grow((void **)&w->carry, &w->carrycap, m, 1) || grow((void **)&w->masks, &w->maskcap, 64, 8)) {
+        *err = ERR_NOMEM;
+        return 0;
+    }
+    memset(w->carry, 0, (size_t)m);
+    Py_ssize_t total = 0;
+    int32_t *slot = w->slot;
+    uint64_t *masks = w->masks;
+    for (Py_ssize_t j0 = 0; j0 < n; j0 += 64) {
+        Py_ssize_t j1 = j0 + 64 < n ? j0 + 64 : n;
+        int nd = 0;
+        for (Py_ssize_t j = j0; j < j1; j++) {
+            int32_t t = b[j];
+            if (slot[t] < 0) { slot[t] = nd; masks[nd++] = 0; }
+            masks[slot[t]] |= 1ULL << (j - j0);
+        }
+        uint64_t V = ~0ULL;
+        uint8_t *carry = w->carry;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            int32_t s = slot[a[i]];
+            if (s < 0 && !carry[i]) continue;
+            uint64_t M = s >= 0 ? masks[s] : 0, U = V & M;
+            uint64_t x = V + U, c1 = x < V, x2 = x + carry[i], c2 = x2 < x;
+            carry[i] = (uint8_t)(c1 | c2);
+            V = x2 | (V & ~M);
+        }
+        uint64_t valid = (j1 - j0 == 64) ? ~0ULL : ((1ULL << (j1 - j0)) - 1);
+        total += popc64(~V & valid);
+        for (Py_ssize_t j = j0; j < j1; j++) slot[b[j]] = -1;
+        if (worker_poll(w, m)) break;   /* callers check w->stop */
+    }
+    return total;
+}
+
 /* LCS length (Hyyrö's bit-parallel algorithm, as pairwise.c's kernels): the shorter text's
  * positions are the bits, so a row of the longer one costs ceil(shorter / 64) word steps with
  * the carry in a register; rows whose token the shorter text lacks leave the bits as they are
- * and are skipped.  Memory: one mask per distinct token of the shorter text. */
+ * and are skipped.  Memory: one mask per distinct token of the shorter text, within
+ * TABLE_WORDS_LIMIT words (else lcs_length_blocks). */
 static Py_ssize_t lcs_length(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int32_t *b, Py_ssize_t n, int *err) {
     if (m == 0 || n == 0) return 0;
     if (n > m) {
@@ -26,26 +66,23 @@ static Py_ssize_t lcs_length(WorkerObject *w, const int32_t *a, Py_ssize_t m, co
         Py_ssize_t k = m; m = n; n = k;
     }
     Py_ssize_t words = (n + 63) >> 6;
-    if (grow((void **)&w->masks, &w->maskcap, (n + 1) * words, 8)) {
-        *err = ERR_NOMEM;
-        return 0;
-    }
-    uint64_t *V = w->masks, *masks = w->masks + words;
     int32_t *slot = w->slot;
     Py_ssize_t nd = 0;
-    for (Py_ssize_t j = 0; j < n; j++) {
-        int32_t t = b[j];
-        if (slot[t] < 0) {
-            slot[t] = (int32_t)nd;
-            memset(masks + nd * words, 0, (size_t)words * 8);
-            nd++;
-        }
-        masks[slot[t] * words + (j >> 6)] |= 1ULL << (j & 63);
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (slot[b[j]] < 0) slot[b[j]] = (int32_t)nd++;
+    if ((nd + 1) * words > TABLE_WORDS_LIMIT || grow((void **)&w->masks, &w->maskcap, (nd + 1) * words, 8)) {
+        for (Py_ssize_t j = 0; j < n; j++) slot[b[j]] = -1;
+        return lcs_length_blocks(w, a, m, b, n, err);
     }
+    uint64_t *V = w->masks, *masks = w->masks + words;
+    memset(masks, 0, (size_t)(nd * words) * 8);
+    for (Py_ssize_t j = 0; j < n; j++)
+        masks[slot[b[j]] * words + (j >> 6)] |= 1ULL << (j & 63);
     Py_ssize_t total = 0;
     if (words == 1) {
         uint64_t v = ~0ULL;
         for (Py_ssize_t i = 0; i < m; i++) {
+            if ((i & 4095) == 4095 && worker_poll(w, 4096)) break;   /* callers check w->stop */
             int32_t s = slot[a[i]];
             if (s < 0) continue;
             uint64_t u = v & masks[s];
@@ -53,8 +90,9 @@ static Py_ssize_t lcs_length(WorkerObject *w, const int32_t *a, Py_ssize_t m, co
         }
         total = popc64(~v & (n == 64 ? ~0ULL : (1ULL << n) - 1));
     } else {
+        Py_ssize_t acc = 0;
         for (Py_ssize_t x = 0; x < words; x++) V[x] = ~0ULL;
-        for (Py_ssize_t i = 0; i < m; i++) {
+        for (Py_ssize_t i = 0; i < m && !POLL_LOOP(w, acc, words); i++) {   /* callers check w->stop */
             int32_t s = slot[a[i]];
             if (s >= 0) lcs_step(V, V, masks + (Py_ssize_t)s * words, words);   /* in place: word x reads only V[x] */
         }
@@ -118,7 +156,8 @@ static void lcs_load(LcsRows *r, Py_ssize_t lo) {
     r->lo = lo;
     r->hi = lo + r->K < r->m ? lo + r->K : r->m;
     memcpy(w->rows, w->ck + (lo / r->K) * words, (size_t)words * 8);
-    for (Py_ssize_t i = lo + 1; i <= r->hi; i++)
+    Py_ssize_t acc = 0;
+    for (Py_ssize_t i = lo + 1; i <= r->hi && !POLL_LOOP(w, acc, words); i++)   /* callers check w->stop */
         lcs_step(w->rows + (i - 1 - lo) * words, w->rows + (i - lo) * words, mask_of(w, r->a[i - 1], words), words);
 }
 
@@ -145,13 +184,16 @@ static Py_ssize_t lcs_marks(WorkerObject *w, const int32_t *a, Py_ssize_t m, con
         /* forward pass keeping the checkpoints, two rows in the table as scratch */
         uint64_t *p0 = w->rows, *p1 = w->rows + words;
         memcpy(p0, w->ck, (size_t)words * 8);
+        Py_ssize_t acc = 0;
         for (Py_ssize_t i = 1; i <= m; i++) {
+            if (POLL_LOOP(w, acc, words)) return 0;
             lcs_step(p0, p1, mask_of(w, a[i - 1], words), words);
             uint64_t *t = p0; p0 = p1; p1 = t;
             if (i % r.K == 0 && i / r.K < nck) memcpy(w->ck + (i / r.K) * words, p0, (size_t)words * 8);
         }
     }
     lcs_load(&r, ((m - 1) / r.K) * r.K);
+    if (w->stop) return 0;
     Py_ssize_t i = m, j = n;
     Py_ssize_t av = cval(LROW(&r, i), j), length = av;
     if (av == 0) return 0;
@@ -162,13 +204,19 @@ static Py_ssize_t lcs_marks(WorkerObject *w, const int32_t *a, Py_ssize_t m, con
             av = bv - dbit(LROW(&r, i - 1), j);
             i--; j--;
             if (i == 0 || j == 0 || av == 0) break;
-            if (i - 1 < r.lo) lcs_load(&r, r.lo - r.K);
+            if (i - 1 < r.lo) {
+                lcs_load(&r, r.lo - r.K);
+                if (w->stop) return 0;
+            }
             bv = cval(LROW(&r, i - 1), j);
         } else if (bv >= av - dbit(LROW(&r, i), j)) {
             av = bv;
             i--;
             if (i == 0 || av == 0) break;
-            if (i - 1 < r.lo) lcs_load(&r, r.lo - r.K);
+            if (i - 1 < r.lo) {
+                lcs_load(&r, r.lo - r.K);
+                if (w->stop) return 0;
+            }
             bv = cval(LROW(&r, i - 1), j);
         } else {
             av -= dbit(LROW(&r, i), j);

@@ -215,16 +215,19 @@ static int tx_check_seq(const int32_t *c, Py_ssize_t n, int32_t seq, int depth) 
     return 0;
 }
 
-/* tcc_pos_array(text): flags[p] = 1 where a cluster ends (a failed match is a 1-character one). */
-static void tx_clusters(const NewmmTrie *t, PyObject *text, uint8_t *flags) {
+/* tcc_pos_array(text): flags[p] = 1 where a cluster ends (a failed match is a 1-character one).
+ * -1 when a signal handler raised (Ctrl-C: checked every 2^14 clusters; the GIL is held). */
+static int tx_clusters(const NewmmTrie *t, PyObject *text, uint8_t *flags) {
     Tx x = {t->tcc, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
     memset(flags, 0, (size_t)x.n + 1);
-    Py_ssize_t p = 0;
+    Py_ssize_t p = 0, steps = 0;
     while (p < x.n) {
+        if ((++steps & 0x3FFF) == 0 && PyErr_CheckSignals()) return -1;
         Py_ssize_t e = tx_seq(&x, t->tcc[0], 0, p, NULL);
         p = e > p ? e : p + 1;
         flags[p] = 1;
     }
+    return 0;
 }
 
 typedef struct {
@@ -430,7 +433,7 @@ static PyObject *mod_newmm_clusters(PyObject *self, PyObject *args) {
     NewmmTrie *trie = newmm_arg(capsule);
     if (!trie) return NULL;
     PyObject *out = PyBytes_FromStringAndSize(NULL, PyUnicode_GET_LENGTH(text) + 1);
-    if (out) tx_clusters(trie, text, (uint8_t *)PyBytes_AS_STRING(out));
+    if (out && tx_clusters(trie, text, (uint8_t *)PyBytes_AS_STRING(out))) Py_CLEAR(out);
     return out;
 }
 
@@ -447,7 +450,7 @@ static PyObject *mod_newmm_segment(PyObject *self, PyObject *args) {
     size_t m = (size_t)n + 2;
     uint8_t *valid = (uint8_t *)PyMem_Malloc(m);
     if (!valid) { Py_DECREF(out); return PyErr_NoMemory(); }
-    tx_clusters(trie, text, valid);
+    if (tx_clusters(trie, text, valid)) { PyMem_Free(valid); Py_DECREF(out); return NULL; }
     Newmm s = {trie, PyUnicode_KIND(text), PyUnicode_DATA(text), n, valid};
     s.capedge = 256;
     s.edge_end = (Py_ssize_t *)PyMem_Malloc((size_t)s.capedge * sizeof(Py_ssize_t));
@@ -466,9 +469,10 @@ static PyObject *mod_newmm_segment(PyObject *self, PyObject *args) {
         rc = -1;
     } else {
         for (size_t i = 0; i < m; i++) { s.count[i] = -1; s.parent[i] = -1; }
-        Py_ssize_t end_pos = 0, graph_size = 0;
+        Py_ssize_t end_pos = 0, graph_size = 0, steps = 0;
         nm_push(&s, 0);
         while (!rc && s.heap[0] < n) {
+            if ((++steps & 0x3FFF) == 0 && PyErr_CheckSignals()) { rc = -1; break; }
             Py_ssize_t begin = nm_pop(&s);
             graph_size = nm_extend(&s, begin, graph_size);
             if (graph_size < 0) {

@@ -16,6 +16,7 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
         const int32_t *pb = ptok + pstart;
         pstart = pend;
         if (pn == 0) continue;
+        if (worker_poll(w, SENT_NTOK(ref))) return 0;   /* nothing set up yet: leave as is */
         if (pn <= 63 && SENT_NTOK(ref) <= TABLE_WORDS_LIMIT) {
             for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
             Py_ssize_t rstart = 0;
@@ -73,6 +74,7 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
         const int32_t *pb = ptok + pstart;
         pstart = pend;
         if (pn == 0) continue;
+        if (worker_poll(w, SENT_NTOK(ref))) return 0;   /* nothing set up yet: leave as is */
         if (pn <= 64 && nr <= TABLE_WORDS_LIMIT) {
             for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
             Py_ssize_t rstart = 0;

@@ -130,6 +130,8 @@ static PyObject *mod_pair_corpus(PyObject *self, PyObject *args) {
     if (w->ntb < w->tbcap) { memset(w->tb + w->ntb, 0, (size_t)(w->tbcap - w->ntb) * sizeof(TextBuf)); w->ntb = w->tbcap; }
     w->busy = 1;
     for (Py_ssize_t i = 0; i < pc->n; i++) {
+        /* Ctrl-C while a large corpus is read (the GIL is held) */
+        if ((i & 1023) == 1023 && PyErr_CheckSignals()) { w->busy = 0; goto fail; }
         PyObject *o = i < na ? PySequence_Fast_GET_ITEM(sa, i) : PySequence_Fast_GET_ITEM(sb, i - na);
         Src src;
         nitems = 0;
@@ -509,6 +511,9 @@ static int pairk_score(PairK *k, Py_ssize_t p, Py_ssize_t r, double *out) {
     const PairCorpus *pc = k->pc;
     if (pc->fast) {
         Py_ssize_t other = p == k->row && k->row_is_pred ? r : p;
+        /* a long row's cell is costly enough to count (callers stop on k->w->stop); short rows
+         * are counted per row by the callers */
+        if (k->words > 1) worker_poll(k->w, k->words * pair_units(pc, other));
         *out = pairk_value(k, other, pc->kind == K_L ? pairk_lcs(k, other) : pairk_overlap(k, other));
         return 0;
     }
@@ -553,11 +558,12 @@ static PairCorpus *corpus_of(PyObject *capsule, WorkerObject *w) {
  * r0 <= r < r1 and columns 0 <= c < ncols, out[r * ncols + c] = the score (0: precision,
  * 1: recall, 2: F) of prediction a_base + r against reference b_base + c. */
 static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
-    PyObject *wo, *co, *outo;
+    PyObject *wo, *co, *outo, *cancel = NULL;
     Py_ssize_t a_base, b_base, ncols, r0, r1;
     int measure;
-    if (!PyArg_ParseTuple(args, "O!OnnnnniO", &WorkerType, &wo, &co, &a_base, &b_base, &ncols, &r0, &r1,
-                          &measure, &outo)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!OnnnnniO|O!", &WorkerType, &wo, &co, &a_base, &b_base, &ncols, &r0, &r1,
+                          &measure, &outo, &PyByteArray_Type, &cancel)) return NULL;
+    if (cancel && PyByteArray_GET_SIZE(cancel) < 1) { PyErr_SetString(PyExc_ValueError, "cancel: need one byte"); return NULL; }
     WorkerObject *w = (WorkerObject *)wo;
     PairCorpus *pc = corpus_of(co, w);
     if (!pc) return NULL;
@@ -573,7 +579,9 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
     PairK k;
     int err = 0;
     w->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
+    Ctx ctx;
+    poll_begin_nogil(w, &ctx, cancel);
+    Py_ssize_t colunits = pc->uoff[b_base + ncols] - pc->uoff[b_base] + ncols;
     if (pairk_init(&k, pc, w, 0, measure, 1)) err = 1;
     int lanes = !err && pc->kind == K_L && ncols >= 4;
     if (lanes) {
@@ -601,7 +609,7 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
             for (Py_ssize_t r = 0; r < nr; r++) rows[r] = a_base + r0 + r;
             Py_ssize_t ng = make_groups(pc, rows, nr, gs, rest, &nrest);
 #if PAIR_LANES
-            for (Py_ssize_t gi = 0; gi < ng; gi++) {
+            for (Py_ssize_t gi = 0; gi < ng && !worker_poll(w, colunits); gi++) {
                 PairGroup *g = &gs[gi];
                 group_set(&k, g);
                 for (Py_ssize_t c = 0; c < ncols; c++) {
@@ -618,13 +626,14 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
         }
         free(rows);
     }
-    for (Py_ssize_t x = 0; !err && x < (rest ? nrest : r1 - r0); x++) {
+    for (Py_ssize_t x = 0; !err && !w->stop && x < (rest ? nrest : r1 - r0); x++) {
         Py_ssize_t r = rest ? rest[x] - a_base : r0 + x;
         Py_ssize_t p = a_base + r;
         if (pairk_set_row(&k, p)) { err = 1; break; }
         double *row = o + r * ncols;
         Py_ssize_t c = 0;
         if (lanes && k.rlen <= 64) {
+            worker_poll(w, colunits);
             for (; c + 4 <= ncols; c += 4) {
                 Py_ssize_t js[4], h[4];
                 for (int l = 0; l < 4; l++) js[l] = b_base + k.order[c + l];
@@ -636,16 +645,18 @@ static PyObject *mod_pair_matrix(PyObject *self, PyObject *args) {
                 row[k.order[c]] = pairk_value(&k, j, pairk_lcs(&k, j));
             }
         }
-        for (; c < ncols; c++)
+        if (c < ncols) worker_poll(w, colunits);
+        for (; c < ncols && !w->stop; c++)
             if (pairk_score(&k, p, b_base + c, &row[c])) { err = 1; break; }
         pairk_clear_row(&k);
     }
     free(rest);
     free(gs);
     pairk_free(&k);
-    Py_END_ALLOW_THREADS
+    int stopped = poll_end_nogil(w, &ctx);
     w->busy = 0;
     PyBuffer_Release(&out);
+    if (stopped) return NULL;   /* KeyboardInterrupt (or the handler's exception) is set */
     if (err) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
@@ -684,9 +695,10 @@ static int filter_query(PairK *k, Py_ssize_t q, const int64_t *kept, Py_ssize_t 
     if (pc->fast) pair_interval(e, lq, pc->maxunits, measure, threshold, &minlen, &maxlen);
     int overlap_bound = pc->kind == K_L && k->use_cnt && lq > 64;
     int lanes = pc->kind == K_L && lq <= 64;
-    Py_ssize_t js[4], nl = 0;
+    Py_ssize_t js[4], nl = 0, acc = 0;
     for (Py_ssize_t x = scan_from; x < nkept && *found < 0; x++) {
         Py_ssize_t kk = (Py_ssize_t)kept[x];
+        if (POLL_LOOP(k->w, acc, (k->words + 1) * pair_units(pc, kk) + 1)) break;
         if (pc->fast) {
             Py_ssize_t lk = pair_units(pc, kk);
             if (lk < minlen || lk > maxlen) continue;
@@ -709,7 +721,7 @@ static int filter_query(PairK *k, Py_ssize_t q, const int64_t *kept, Py_ssize_t 
         if (pairk_score(k, kk, q, &v)) { err = 1; break; }
         if (v >= threshold) { *found = kk; *value = v; break; }
     }
-    for (Py_ssize_t l = 0; l < nl && *found < 0; l++) {
+    for (Py_ssize_t l = 0; l < nl && *found < 0 && !k->w->stop; l++) {
         double v = pairk_value(k, js[l], pairk_lcs(k, js[l]));
         if (v >= threshold) { *found = js[l]; *value = v; }
     }
@@ -735,9 +747,11 @@ static void filter_group(PairK *k, const PairGroup *g, const int64_t *kept, Py_s
     }
     if (!nlive) return;
     group_set(k, g);
+    Py_ssize_t acc = 0;
     for (Py_ssize_t x = scan_from; x < nkept && nlive; x++) {
         Py_ssize_t kk = (Py_ssize_t)kept[x], lk = pair_units(pc, kk);
         if (lk < hull_lo || lk > hull_hi) continue;
+        if (POLL_LOOP(k->w, acc, lk + 1)) break;
         Py_ssize_t h[8];
         group_lcs(k, g, kk, h);
         for (int l = 0; l < g->n; l++) {
@@ -763,12 +777,13 @@ static void filter_group(PairK *k, const PairGroup *g, const int64_t *kept, Py_s
  * sequential, texts already matched (match[q] >= 0) are skipped and a text left unmatched is
  * appended to kept; otherwise kept is read only (several threads may scan one block). */
 static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
-    PyObject *wo, *co, *kepto, *matcho, *scoreo;
+    PyObject *wo, *co, *kepto, *matcho, *scoreo, *cancel = NULL;
     Py_ssize_t lo, hi, nkept, scan_from;
     int sequential, measure;
     double threshold;
-    if (!PyArg_ParseTuple(args, "O!OnnOnnpdiOO", &WorkerType, &wo, &co, &lo, &hi, &kepto, &nkept, &scan_from,
-                          &sequential, &threshold, &measure, &matcho, &scoreo)) return NULL;
+    if (!PyArg_ParseTuple(args, "O!OnnOnnpdiOO|O!", &WorkerType, &wo, &co, &lo, &hi, &kepto, &nkept, &scan_from,
+                          &sequential, &threshold, &measure, &matcho, &scoreo, &PyByteArray_Type, &cancel)) return NULL;
+    if (cancel && PyByteArray_GET_SIZE(cancel) < 1) { PyErr_SetString(PyExc_ValueError, "cancel: need one byte"); return NULL; }
     WorkerObject *w = (WorkerObject *)wo;
     PairCorpus *pc = corpus_of(co, w);
     if (!pc) return NULL;
@@ -793,7 +808,8 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
     PairK k;
     int err = 0;
     w->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
+    Ctx ctx;
+    poll_begin_nogil(w, &ctx, cancel);
     /* rougeL rows longer than one word also get counts: the unigram overlap bounds the LCS */
     if (pairk_init(&k, pc, w, pc->kind == K_L && pc->maxunits > 64, measure, 0)) err = 1;
     Py_ssize_t *order = NULL, *rest = NULL, nrest = 0;
@@ -812,7 +828,7 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
             for (Py_ssize_t q = lo; q < hi; q++) order[cnt[pair_units(pc, q)]++] = q;
             Py_ssize_t ng = make_groups(pc, order, nq, gs, rest, &nrest);
 #if PAIR_LANES
-            for (Py_ssize_t gi = 0; gi < ng; gi++)
+            for (Py_ssize_t gi = 0; gi < ng && !w->stop; gi++)
                 filter_group(&k, &gs[gi], kept, scan_from, nkept, threshold, match, score);
 #else
             (void)ng;
@@ -826,14 +842,16 @@ static PyObject *mod_pair_filter(PyObject *self, PyObject *args) {
         Py_ssize_t found;
         double value;
         if (filter_query(&k, q, kept, scan_from, nkept, threshold, &found, &value)) { err = 1; break; }
+        if (w->stop) break;   /* found is meaningless: the search was cut short */
         if (found >= 0) { match[q] = found; score[q] = value; }
         else if (sequential) kept[nkept++] = q;
     }
     free(order); free(rest); free(gs);
     pairk_free(&k);
-    Py_END_ALLOW_THREADS
+    int stopped = poll_end_nogil(w, &ctx);
     w->busy = 0;
     PyBuffer_Release(&kb); PyBuffer_Release(&mb); PyBuffer_Release(&sb);
+    if (stopped) return NULL;   /* KeyboardInterrupt (or the handler's exception) is set */
     if (err) return PyErr_NoMemory();
     return PyLong_FromSsize_t(nkept);
 }

@@ -100,7 +100,9 @@ static void wlcs_load(WRows *r, Py_ssize_t lo) {
     memset(w->rows, 0, (size_t)(r->hi - lo) * words * 8);
     /* the checkpoint row's shape is unknown: only rows computed here vouch for monotony */
     int monotone = 0;
+    Py_ssize_t acc = 0;
     for (Py_ssize_t i = lo + 1; i <= r->hi; i++) {
+        if (POLL_LOOP(w, acc, n)) return;   /* callers check w->stop */
         uint64_t *dir = w->rows + (i - lo - 1) * words;
         int32_t sl = r->a[i - 1] < 0 ? -1 : w->lslot[r->a[i - 1]];
         if (sl < 0 && monotone) {
@@ -143,7 +145,9 @@ static int wlcs_marks(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int
         int32_t *pr = w->wr, *cr = w->wr + (n + 1);
         memcpy(pc, w->wck, (size_t)(n + 1) * sizeof(double));
         memcpy(pr, w->wckr, (size_t)(n + 1) * sizeof(int32_t));
+        Py_ssize_t acc = 0;
         for (Py_ssize_t i = 1; i <= m; i++) {
+            if (POLL_LOOP(w, acc, n)) return 0;
             wlcs_row(a[i - 1], b, n, f, pc, pr, cc, cr, NULL);
             double *t = pc; pc = cc; cc = t;
             int32_t *q = pr; pr = cr; cr = q;
@@ -155,8 +159,11 @@ static int wlcs_marks(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int
     }
     wlcs_load(&r, ((m - 1) / r.K) * r.K);
     Py_ssize_t i = m, j = n;
-    while (i > 0 && j > 0) {
-        if (i <= r.lo) wlcs_load(&r, r.lo - r.K);
+    while (i > 0 && j > 0 && !w->stop) {
+        if (i <= r.lo) {
+            wlcs_load(&r, r.lo - r.K);
+            if (w->stop) return 0;
+        }
         if (a[i - 1] == b[j - 1]) {
             mark[i - 1] = 1;
             i--; j--;
@@ -183,7 +190,9 @@ static int wlcs_value(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int
     memset(pc, 0, (size_t)(n + 1) * sizeof(double));
     memset(pb, 0, (size_t)(n + 1) * sizeof(double));
     memset(pr, 0, (size_t)(n + 1) * sizeof(int32_t));
+    Py_ssize_t acc = 0;
     for (Py_ssize_t i = 1; i <= m; i++) {
+        if (POLL_LOOP(w, acc, n)) return 0;   /* callers check w->stop */
         int32_t t = a[i - 1];
         cc[0] = cb[0] = 0.0;
         cr[0] = 0;

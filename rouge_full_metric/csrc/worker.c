@@ -2,36 +2,6 @@
  * files listed before it there; it is not compiled on its own. */
 
 /* ------------------------------------------------------------------------------------------ */
-/* Ctrl-C during a batch: the example loop runs without the GIL, where Python's signal handlers
- * cannot run; every SIGNAL_EVERY examples it reads a monotonic clock and, once SIGNAL_MS have
- * passed, takes the GIL to run them (KeyboardInterrupt then ends the batch). */
-
-#define SIGNAL_EVERY 16
-#define SIGNAL_MS 50
-
-static int64_t monotonic_ms(void) {
-#if defined(_WIN32)
-    return (int64_t)clock() * 1000 / CLOCKS_PER_SEC;
-#else
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-#endif
-}
-
-/* 0, or -1 with the signal handler's exception set and c->err = ERR_PY. */
-static int poll_signals(Ctx *c, int64_t *last) {
-    int64_t now = monotonic_ms();
-    if (now - *last < SIGNAL_MS) return 0;
-    *last = now;
-    PyEval_RestoreThread(c->ts);
-    int rc = PyErr_CheckSignals();
-    c->ts = PyEval_SaveThread();
-    if (rc) c->err = ERR_PY;
-    return rc;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* Worker                                                                                        */
 
 static void textbuf_free(TextBuf *t) { free(t->tok.v); free(t->stok.v); free(t->send.v); free(t->ftok.v); }
@@ -216,11 +186,11 @@ static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
     {
         Ctx c = {w, NULL, 1, 0};
         c.ts = PyEval_SaveThread();
+        poll_begin(w, &c, NULL);
         Py_ssize_t soff = 0;
-        int64_t last_poll = monotonic_ms();
         for (Py_ssize_t i = 0; i < count && !c.err; i++) {
             Py_ssize_t ntext = exoff[i + 1] - exoff[i], M = ntext - 1;
-            if (i % SIGNAL_EVERY == SIGNAL_EVERY - 1 && poll_signals(&c, &last_poll)) break;
+            if (i % SIGNAL_EVERY == SIGNAL_EVERY - 1 && poll_signals(&c, &w->poll_last)) break;
             if (w->in.nent > INTERN_RESET_LIMIT || w->in.alen > INTERN_RESET_BYTES) {
                 /* every per-vocabulary array is back to its neutral value between examples */
                 interner_free(&w->in);
@@ -237,6 +207,7 @@ static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
             if (ensure_vocab(w)) { c.err = ERR_NOMEM; break; }
             PS *st = w->stats + soff;
             if (example_stats(w, w->tb, M, st)) { c.err = ERR_NOMEM; break; }
+            if (w->stop) break;   /* Ctrl-C inside the example: c.err is set */
             if (grow((void **)&w->tmp, &w->tmpcap, M + 1, sizeof(PS))) { c.err = ERR_NOMEM; break; }
             for (int ti = 0; ti < e->ntypes; ti++) {
                 double weight = e->types[ti].kind == K_W ? e->types[ti].weight : 0.0;
@@ -246,6 +217,7 @@ static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
             }
             soff += M * e->ntypes;
         }
+        poll_end(w);
         PyEval_RestoreThread(c.ts);
         if (c.err == ERR_NOMEM) { PyErr_NoMemory(); goto fail; }
         if (c.err) goto fail;
