@@ -52,14 +52,14 @@ CASES = {
     # one example, one sentence: the union LCS's back-trace table (lcs_marks, checkpointed)
     "rougeL_rouge155_one_example": r'''
 scorer = RougeScorer(["rougeL"])
-a, b = text(150000), text(150000)
+a, b = text(600000), text(600000)
 def call(small):
     scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
 ''',
     # flavor rouge_score: the bit-parallel LCS length (lcs_length)
     "rougeL_rouge_score_one_example": r'''
 scorer = RougeScorer(["rougeL"], flavor="rouge_score")
-a, b = text(130000), text(130000)
+a, b = text(600000), text(600000)
 def call(small):
     scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
 ''',
@@ -73,8 +73,8 @@ def call(small):
     # a batch whose one example is long (the batch loop's own check runs between examples)
     "rougeL_batch_n_jobs_1": r'''
 scorer = RougeScorer(["rougeL"], flavor="rouge_score")
-preds = ["a b c"] * 10 + [text(130000)]
-refs = ["a b d"] * 10 + [text(130000)]
+preds = ["a b c"] * 10 + [text(600000)]
+refs = ["a b d"] * 10 + [text(600000)]
 def call(small):
     scorer.score_batch(preds[:2], refs[:2]) if small else scorer.score_batch(preds, refs)
 ''',
@@ -198,9 +198,12 @@ def test_scorer_exact_after_an_interrupted_call():
     small_a = [text(rng.randint(1, 300)) + "\n" + text(rng.randint(1, 80)) for _ in range(30)]
     small_b = [text(rng.randint(1, 300)) for _ in range(30)]
     long_a, long_b = text(60000), text(60000)
+    # the bit-parallel LCS length takes a whole-text rougeL of 60,000 words in ~0.05 s (with
+    # rougeLsum ~0.3 s): longer ones, so that the 0.3 s alarm lands inside the call
+    huge_a, huge_b = text(600000), text(600000)
     cases = [
-        (dict(rouge_types=["rougeL", "rougeLsum"]), lambda s: s.score(long_a, [long_b])),
-        (dict(rouge_types=["rougeL"], flavor="rouge_score"), lambda s: s.score_batch([long_a], [long_b])),
+        (dict(rouge_types=["rougeL", "rougeLsum"]), lambda s: s.score(huge_a, [huge_b])),
+        (dict(rouge_types=["rougeL"], flavor="rouge_score"), lambda s: s.score_batch([huge_a], [huge_b])),
         (dict(rouge_types=["rougeW"]), lambda s: s.score(long_a[:60000], [long_b[:60000]])),
         (dict(rouge_types=["rougeL"], flavor="rouge_score"),
          lambda s: s.score_matrix([text(rng.randint(8, 40)) for _ in range(4000)])),

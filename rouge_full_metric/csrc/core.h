@@ -144,6 +144,7 @@ typedef struct {
     double *wck; Py_ssize_t wckcap;     /* WLCS checkpoints */
     int32_t *wckr; Py_ssize_t wckrcap;
     unsigned char *mark; Py_ssize_t markcap;
+    uint8_t *carry; Py_ssize_t carrycap;   /* lcs_length_blocks: one carry bit per row */
     GEnt *gt; Py_ssize_t gtcap;
     double **f; Py_ssize_t *fn;         /* per rouge type: k ** weight for k < fn */
     PS *stats; Py_ssize_t statscap;

@@ -17,7 +17,7 @@ static void Worker_dealloc(WorkerObject *w) {
     free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp);
     free(w->lps.v); free(w->lrs.v); free(w->lrso);
     free(w->masks); free(w->rows); free(w->ck); free(w->wc); free(w->wr); free(w->zeros); free(w->wck); free(w->wckr);
-    free(w->mark); free(w->gt);
+    free(w->mark); free(w->carry); free(w->gt);
     if (w->f) {
         for (int i = 0; w->eng && i < w->eng->ntypes + 1; i++) free(w->f[i]);
         free(w->f);
