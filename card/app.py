@@ -38,10 +38,15 @@ EXAMPLE_JSONL = "\n".join(json.dumps(row) for row in [
 
 
 def metric_script():
-    """The metric script: the Space's flat copy, or the package's in a checkout (card/app.py)."""
+    """The metric script: the Space's flat copy, the package's in a checkout (card/app.py), or
+    else an installed rouge_full_metric's."""
     script = os.path.join(HERE, "rouge_full_metric.py")
     if not os.path.isfile(script):
         script = os.path.join(os.path.dirname(HERE), "rouge_full_metric", "rouge_full_metric.py")
+    if not os.path.isfile(script):
+        import rouge_full_metric
+
+        script = os.path.join(rouge_full_metric.EVALUATE_MODULE_DIR, "rouge_full_metric.py")
     return script
 
 

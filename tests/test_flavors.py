@@ -4,10 +4,12 @@ import re
 
 import pytest
 
+import rouge_full_metric
 from rouge_full_metric import RougeScorer, flavors
 from rouge_full_metric.flavor_base import Flavor
 
-PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rouge_full_metric")
+# the package under test: the source tree's, or the installed wheel's (.ci/test_installed.py)
+PACKAGE = os.path.dirname(os.path.abspath(rouge_full_metric.__file__))
 
 
 def test_the_registry_holds_one_object_per_flavor_module():

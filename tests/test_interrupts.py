@@ -201,12 +201,15 @@ def test_scorer_exact_after_an_interrupted_call():
     # the bit-parallel LCS length takes a whole-text rougeL of 60,000 words in ~0.05 s (with
     # rougeLsum ~0.3 s): longer ones, so that the 0.3 s alarm lands inside the call
     huge_a, huge_b = text(600000), text(600000)
+    matrix_texts = [text(rng.randint(100, 200)) for _ in range(4000)]
     cases = [
         (dict(rouge_types=["rougeL", "rougeLsum"]), lambda s: s.score(huge_a, [huge_b])),
         (dict(rouge_types=["rougeL"], flavor="rouge_score"), lambda s: s.score_batch([huge_a], [huge_b])),
-        (dict(rouge_types=["rougeW"]), lambda s: s.score(long_a[:60000], [long_b[:60000]])),
+        # 60,000 words: ~15 s uncut (the first 60,000 characters took 0.4 s, too close to the alarm)
+        (dict(rouge_types=["rougeW"]), lambda s: s.score(long_a, [long_b])),
+        # rows over 64 tokens: ~1 s for this matrix (short rows took 0.2-0.5 s, too close to the alarm)
         (dict(rouge_types=["rougeL"], flavor="rouge_score"),
-         lambda s: s.score_matrix([text(rng.randint(8, 40)) for _ in range(4000)])),
+         lambda s: s.score_matrix(matrix_texts)),
     ]
     old = signal.signal(signal.SIGALRM, handler)
     try:
@@ -215,8 +218,9 @@ def test_scorer_exact_after_an_interrupted_call():
             scorer.score_batch(small_a[:2], small_b[:2])
             signal.setitimer(signal.ITIMER_REAL, 0.3)
             start = time.perf_counter()
-            with pytest.raises(Stop):
+            with pytest.raises(Stop):   # a call that ends first fails inside, naming its options
                 call(scorer)
+                pytest.fail("the call ended before the alarm: %r" % (options,))
             assert time.perf_counter() - start < 1.3
             signal.setitimer(signal.ITIMER_REAL, 0)
             fresh = RougeScorer(**options)
