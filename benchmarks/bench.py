@@ -111,20 +111,24 @@ class TextMaker:
     def render(self, sents):
         return "\n".join(self.sentence(s) for s in sents if s)
 
+    def pairs(self, count, nsent, ntok):
+        """(predictions, references): ``count`` reference documents of ``nsent(rng)`` sentences and
+        ``ntok(rng)`` tokens, each prediction a perturbed copy of its reference."""
+        preds, refs = [], []
+        for _ in range(count):
+            ref = self.document(nsent(self.rng), ntok(self.rng))
+            preds.append(self.render(self.perturb(ref)))
+            refs.append(self.render(ref))
+        return preds, refs
+
 
 def workload(name, seed=2024):
     tm = TextMaker(seed)
     preds, refs = [], []
     if name == "news":
-        for _ in range(11490):
-            ref = tm.document(tm.rng.choice([3, 4]), tm.rng.randint(55, 65))
-            preds.append(tm.render(tm.perturb(ref)))
-            refs.append(tm.render(ref))
+        preds, refs = tm.pairs(11490, lambda r: r.choice([3, 4]), lambda r: r.randint(55, 65))
     elif name == "long":
-        for _ in range(2000):
-            ref = tm.document(tm.rng.randint(8, 12), tm.rng.randint(200, 300))
-            preds.append(tm.render(tm.perturb(ref)))
-            refs.append(tm.render(ref))
+        preds, refs = tm.pairs(2000, lambda r: r.randint(8, 12), lambda r: r.randint(200, 300))
     elif name == "multi-ref":
         for _ in range(2000):
             base = tm.document(tm.rng.choice([3, 4]), tm.rng.randint(55, 65))

@@ -36,13 +36,7 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 def texts(pairs, seed=2024):
     from bench import TextMaker
-    tm = TextMaker(seed)
-    preds, refs = [], []
-    for _ in range(pairs):
-        ref = tm.document(tm.rng.choice([3, 4]), tm.rng.randint(55, 65))
-        preds.append(tm.render(tm.perturb(ref)))
-        refs.append(tm.render(ref))
-    return preds, refs
+    return TextMaker(seed).pairs(pairs, lambda r: r.choice([3, 4]), lambda r: r.randint(55, 65))
 
 
 def null_metric():

@@ -25,13 +25,7 @@ TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 def long_texts(pairs, seed=800):
     from bench import TextMaker
-    tm = TextMaker(seed)
-    preds, refs = [], []
-    for _ in range(pairs):
-        ref = tm.document(tm.rng.randint(25, 35), tm.rng.randint(700, 900))
-        preds.append(tm.render(tm.perturb(ref)))
-        refs.append(tm.render(ref))
-    return preds, refs
+    return TextMaker(seed).pairs(pairs, lambda r: r.randint(25, 35), lambda r: r.randint(700, 900))
 
 
 def interleaved(fns, runs):
