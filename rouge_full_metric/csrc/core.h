@@ -53,8 +53,10 @@ static Py_ssize_t INTERN_RESET_BYTES = (Py_ssize_t)1 << 23;
 
 typedef struct { int32_t *v; Py_ssize_t n, cap; } IVec;
 
-/* off is 64 bits: a long-lived Worker's arena may pass 4 GiB between resets (same 32-byte size). */
-typedef struct { uint64_t h; uint64_t head; uint64_t off; uint32_t len; int32_t fin; } Entry;
+/* off is 64 bits: a long-lived Worker's arena may pass 4 GiB between resets.  head and head2
+ * are the token's bytes 0-7 and 8-15 (zero-padded; head2 is 0 for tokens of <= 8 bytes): a token
+ * of <= 16 bytes compares in two words without reading the arena. */
+typedef struct { uint64_t h; uint64_t head, head2; uint64_t off; uint32_t len; int32_t fin; } Entry;
 
 /* Slots hold the hash's high 32 bits and entry index + 1, so a probe touches an entry only
  * when the hashes agree; tokens of up to 8 bytes compare as one word (head). */
@@ -131,6 +133,9 @@ typedef struct {
     /* union LCS/WLCS work in prediction-local ids: these D-sized arrays stay in L1 */
     int32_t *lslot, *lbm, *lbp; uint32_t *lustamp, *lpstamp;
     Py_ssize_t lslotcap, lbmcap, lbpcap, lustampcap, lpstampcap;
+    /* rougeL's slots in prediction-local ids, from index -1 (a reference token the prediction
+     * lacks): -1 between uses */
+    int32_t *lslot1; Py_ssize_t lslot1cap;
     /* a sentence of <= 64 tokens: its columns per token (through LMASK), zero between uses */
     uint64_t *lmask; Py_ssize_t lmaskcap;
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;

@@ -12,26 +12,22 @@ static inline uint64_t head_of(const char *s, Py_ssize_t n) {
     return x;
 }
 
-static inline uint64_t hash_tok(const char *s, Py_ssize_t n, uint64_t head) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-    if (n <= 8) {
-        h = (h ^ head) * 0xc4ceb9fe1a85ec53ULL;
-        return h ^ (h >> 29);
-    }
-    while (n >= 8) {
-        uint64_t x;
-        memcpy(&x, s, 8);
-        h = (h ^ x) * 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-        s += 8;
-        n -= 8;
-    }
-    h = (h ^ head_of(s, n)) * 0xc4ceb9fe1a85ec53ULL;
+/* Bytes 8-15 of a token as a little-endian word (0 for tokens of <= 8 bytes). */
+static inline uint64_t head2_of(const char *s, Py_ssize_t n) {
+    return n > 8 ? head_of(s + 8, n - 8) : 0;
+}
+
+/* The hash of a token from its first 16 bytes as two words (head, head2) and its length, with
+ * no branch below 17 bytes (the scanner's common case); longer tokens mix in their other words. */
+static inline uint64_t hash_tok(const char *s, Py_ssize_t n, uint64_t head, uint64_t head2) {
+    uint64_t h = (head ^ ((uint64_t)n * 0x9E3779B97F4A7C15ULL)) * 0xc4ceb9fe1a85ec53ULL;
+    h = (h ^ (h >> 32) ^ head2) * 0xff51afd7ed558ccdULL;
+    for (Py_ssize_t k = 16; k < n; k += 8) h = (h ^ (h >> 32) ^ head_of(s + k, n - k)) * 0xff51afd7ed558ccdULL;
     return h ^ (h >> 29);
 }
 
 static inline uint64_t hash_bytes(const char *s, Py_ssize_t n) {
-    return hash_tok(s, n, head_of(s, n));
+    return hash_tok(s, n, head_of(s, n), head2_of(s, n));
 }
 
 static void interner_free(Interner *in) {
@@ -56,7 +52,7 @@ static int interner_rehash(Interner *in, Py_ssize_t newcap) {
 
 /* Index of the entry for s, or -1 with *slotp the empty slot where it would go. */
 static inline Py_ssize_t probe(const Interner *in, const char *s, Py_ssize_t n, uint64_t h, uint64_t head,
-                               uint64_t *slotp) {
+                               uint64_t head2, uint64_t *slotp) {
     uint64_t hi = h & 0xFFFFFFFF00000000ULL;
     uint64_t mask = (uint64_t)in->tabcap - 1, slot = h & mask;
     for (;;) {
@@ -64,8 +60,8 @@ static inline Py_ssize_t probe(const Interner *in, const char *s, Py_ssize_t n, 
         if (!e) break;
         if ((e & 0xFFFFFFFF00000000ULL) == hi) {
             const Entry *en = &in->ent[(e & 0xFFFFFFFFULL) - 1];
-            if (en->len == (uint32_t)n && en->head == head &&
-                (n <= 8 || memcmp(in->arena + en->off + 8, s + 8, (size_t)(n - 8)) == 0))
+            if (en->len == (uint32_t)n && en->head == head && en->head2 == head2 &&
+                (n <= 16 || memcmp(in->arena + en->off + 16, s + 16, (size_t)(n - 16)) == 0))
                 return (Py_ssize_t)(e & 0xFFFFFFFFULL) - 1;
         }
         slot = (slot + 1) & mask;
@@ -76,10 +72,11 @@ static inline Py_ssize_t probe(const Interner *in, const char *s, Py_ssize_t n, 
 
 /* Index of the entry for s (created with fin = init_fin, or fin = own index when init_fin is
  * -4), or -1 when out of memory. */
-static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin, uint64_t h, uint64_t head) {
+static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin, uint64_t h, uint64_t head,
+                           uint64_t head2) {
     if (in->tabcap == 0 && interner_rehash(in, 1024)) return -1;
     uint64_t slot = 0;
-    Py_ssize_t found = probe(in, s, n, h, head, &slot);
+    Py_ssize_t found = probe(in, s, n, h, head, head2, &slot);
     if (found >= 0) return found;
     if (grow((void **)&in->ent, &in->capent, in->nent + 1, sizeof(Entry))) return -1;
     if (grow((void **)&in->arena, &in->acap, in->alen + n + 1, 1)) return -1;
@@ -87,6 +84,7 @@ static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t in
     Entry *en = &in->ent[idx];
     en->h = h;
     en->head = head;
+    en->head2 = head2;
     en->off = (uint64_t)in->alen;
     en->len = (uint32_t)n;
     en->fin = init_fin == -4 ? (int32_t)idx : init_fin;
@@ -98,11 +96,11 @@ static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t in
 }
 
 static Py_ssize_t intern(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin) {
-    return intern_h(in, s, n, init_fin, hash_bytes(s, n), head_of(s, n));
+    return intern_h(in, s, n, init_fin, hash_bytes(s, n), head_of(s, n), head2_of(s, n));
 }
 
 /* Index of the entry for s, or -1 when absent (never inserts: safe on a shared, read-only table). */
 static Py_ssize_t lookup(const Interner *in, const char *s, Py_ssize_t n) {
-    uint64_t slot, head = head_of(s, n);
-    return in->tabcap ? probe(in, s, n, hash_tok(s, n, head), head, &slot) : -1;
+    uint64_t slot, head = head_of(s, n), head2 = head2_of(s, n);
+    return in->tabcap ? probe(in, s, n, hash_tok(s, n, head, head2), head, head2, &slot) : -1;
 }

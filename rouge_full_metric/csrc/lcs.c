@@ -18,15 +18,14 @@ static inline void lcs_step(const uint64_t *prev, uint64_t *cur, const uint64_t 
 /* LCS length by column blocks of 64 outermost: O(m + vocabulary) memory whatever the lengths
  * (the fallback of lcs_length when one mask per distinct token of the shorter text would pass
  * TABLE_WORDS_LIMIT). */
-static Py_ssize_t lcs_length_blocks(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int32_t *b, Py_ssize_t n,
-                                    int *err) {
+static Py_ssize_t lcs_length_blocks(WorkerObject *w, int32_t *slot, const int32_t *a, Py_ssize_t m, const int32_t *b,
+                                    Py_ssize_t n, int *err) {
     if (grow((void **)&w->carry, &w->carrycap, m, 1) || grow((void **)&w->masks, &w->maskcap, 64, 8)) {
         *err = ERR_NOMEM;
         return 0;
     }
     memset(w->carry, 0, (size_t)m);
     Py_ssize_t total = 0;
-    int32_t *slot = w->slot;
     uint64_t *masks = w->masks;
     for (Py_ssize_t j0 = 0; j0 < n; j0 += 64) {
         Py_ssize_t j1 = j0 + 64 < n ? j0 + 64 : n;
@@ -58,21 +57,22 @@ static Py_ssize_t lcs_length_blocks(WorkerObject *w, const int32_t *a, Py_ssize_
  * positions are the bits, so a row of the longer one costs ceil(shorter / 64) word steps with
  * the carry in a register; rows whose token the shorter text lacks leave the bits as they are
  * and are skipped.  Memory: one mask per distinct token of the shorter text, within
- * TABLE_WORDS_LIMIT words (else lcs_length_blocks). */
-static Py_ssize_t lcs_length(WorkerObject *w, const int32_t *a, Py_ssize_t m, const int32_t *b, Py_ssize_t n, int *err) {
+ * TABLE_WORDS_LIMIT words (else lcs_length_blocks).  slot: indexed by token id, -1 between
+ * uses (w->slot for interned ids; a small array for prediction-local ids keeps it in L1). */
+static Py_ssize_t lcs_length(WorkerObject *w, int32_t *slot, const int32_t *a, Py_ssize_t m, const int32_t *b,
+                             Py_ssize_t n, int *err) {
     if (m == 0 || n == 0) return 0;
     if (n > m) {
         const int32_t *t = a; a = b; b = t;
         Py_ssize_t k = m; m = n; n = k;
     }
     Py_ssize_t words = (n + 63) >> 6;
-    int32_t *slot = w->slot;
     Py_ssize_t nd = 0;
     for (Py_ssize_t j = 0; j < n; j++)
         if (slot[b[j]] < 0) slot[b[j]] = (int32_t)nd++;
     if ((nd + 1) * words > TABLE_WORDS_LIMIT || grow((void **)&w->masks, &w->maskcap, (nd + 1) * words, 8)) {
         for (Py_ssize_t j = 0; j < n; j++) slot[b[j]] = -1;
-        return lcs_length_blocks(w, a, m, b, n, err);
+        return lcs_length_blocks(w, slot, a, m, b, n, err);
     }
     uint64_t *V = w->masks, *masks = w->masks + words;
     memset(masks, 0, (size_t)(nd * words) * 8);

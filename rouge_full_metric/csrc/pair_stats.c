@@ -577,10 +577,21 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
             for (Py_ssize_t r = 0; r < M; r++) o[r].sel = sel_of(e, o[r].h, o[r].rc);
         } else if (ts->kind == K_L) {
             IVec *pf = FLAT(pred);
+            /* When the flat reader is the joined one, the LCS runs on prediction-local ids (a
+             * reference token the prediction lacks is -1 and matches nothing): its slots then
+             * fit in L1 whatever the corpus's vocabulary. */
+            int local = pred->ftok_alias;
+            for (Py_ssize_t r = 0; r < M && local; r++) local = tbs[1 + r].ftok_alias;
+            if (local) {
+                Py_ssize_t old = w->lslot1cap;
+                if (grow((void **)&w->lslot1, &w->lslot1cap, D + 2, sizeof(int32_t))) { rcode = -1; goto done; }
+                for (Py_ssize_t k = old; k < w->lslot1cap; k++) w->lslot1[k] = -1;
+            }
             for (Py_ssize_t r = 0; r < M; r++) {
                 IVec *rf = FLAT(&tbs[1 + r]);
                 int err = 0;
-                double hits = (double)lcs_length(w, rf->v, rf->n, pf->v, pf->n, &err);
+                double hits = local ? (double)lcs_length(w, w->lslot1 + 1, w->lr.v + w->lro[r], rf->n, w->lp.v, pf->n, &err)
+                                    : (double)lcs_length(w, w->slot, rf->v, rf->n, pf->v, pf->n, &err);
                 if (err) { rcode = -1; goto done; }
                 double rc = (double)rf->n;
                 o[r].h = hits; o[r].rc = rc; o[r].pc = (double)pf->n; o[r].sel = rc != 0.0 ? hits / rc : 0.0;

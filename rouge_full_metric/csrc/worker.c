@@ -14,6 +14,7 @@ static void Worker_dealloc(WorkerObject *w) {
     free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
     free(w->tb); free(w->tbuf); free(w->sbuf); free(w->nbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
+    free(w->lslot1);
     free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp);
     free(w->lps.v); free(w->lrs.v); free(w->lrso);
     free(w->masks); free(w->rows); free(w->ck); free(w->wc); free(w->wr); free(w->zeros); free(w->wck); free(w->wckr);
