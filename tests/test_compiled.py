@@ -229,6 +229,33 @@ def test_many_distinct_tokens_take_the_hashed_paths_identically():
     assert_same(RougeScorer(["rouge1", "rouge2", "rouge3"], flavor="rouge_score"), cases(2000, 0.5))
 
 
+def test_tokens_of_every_length_and_shared_prefixes_identical():
+    # The scanner reads a token's first 16 bytes as two words and its length without branches,
+    # the interner compares those words (memcmp only past 16) and hashes them with the length:
+    # tokens of 1-40 bytes that share their first 8, 16 or 24 bytes, next to U+0130 / U+212A
+    # (whose lowercase is ASCII in flavor rouge_score) and other non-ASCII, must tokenize and
+    # match exactly as in Python.
+    rng = random.Random(31)
+    stems = ["".join(rng.choice("abAB01") for _ in range(24)) for _ in range(3)]
+    vocab = [s[:n] + tail for s in stems for n in (0, 7, 8, 9, 15, 16, 17, 24)
+             for tail in ("", "x", "xy", "a" * 9, "b" * 17)]
+    vocab += ["\u0130", "\u212a", "\u2126", "\u2019", "\u00e9", "-", ".", "\u0130stanbul" + "k" * 20, "\u212a" * 3]
+
+    def text():
+        sentences = []
+        for _ in range(rng.randint(1, 4)):
+            joins = [rng.choice(["", " ", " ", " ", "-", "\u2019"]) for _ in range(12)]
+            words = [rng.choice(vocab) for _ in range(12)]
+            sentences.append("".join(w + j for w, j in zip(words, joins)))
+        return "\n".join(sentences)
+
+    cases = [(text(), [text(), text()] if rng.random() < 0.3 else text()) for _ in range(400)]
+    cases += [(ref, pred) for pred, ref in cases[:100] if isinstance(ref, str)]
+    for flavor in ("rouge155", "rouge_score"):
+        assert_same(RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], flavor=flavor), cases)
+    assert_same(RougeScorer(["rouge1", "rougeL"], flavor="rouge_score", use_stemmer=True), cases)
+
+
 def test_round5_matches_python_formatting():
     rng = random.Random(3)
     values = [rng.random() for _ in range(20000)] + [k / 200000 for k in range(0, 200001, 7)]
