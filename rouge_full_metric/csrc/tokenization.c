@@ -188,13 +188,33 @@ static inline uint64_t lower_alnum8(uint64_t x) {
     return (x | (upper & H80) >> 2) & ((alnum >> 7) * 0xFF);
 }
 
+/* Bit j of the result: byte j of x is not 0, for x whose bytes are all < 0x80 (byte + 0x7F then
+ * carries into bit 7 exactly when the byte is not 0; the multiply gathers the eight bit 7s into
+ * the top byte: every partial product lands on a distinct bit, so nothing carries). */
+static inline uint64_t nonzero_bytes8(uint64_t x) {
+    const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
+    return ((((x + L7F) & H80) >> 7) * 0x0102040810204080ULL) >> 56;
+}
+
+typedef struct { uint64_t h, head, head2; Py_ssize_t s, len; } ScanTok;
+
+/* Look up a batch of scanned tokens (their front slots were prefetched as they were found). */
+static inline int emit_batch(Ctx *c, const unsigned char *b, const ScanTok *t, int nt, IVec *out) {
+    for (int q = 0; q < nt; q++)
+        if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
+    return 0;
+}
+
 /* ROUGE-1.5.5 tokens of a byte span: maximal [A-Za-z0-9] runs, ASCII-lowercased (every other
  * byte, '-' and each byte of a UTF-8 sequence included, is a separator: spec §4.1). */
 static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
     WorkerObject *w = c->w;
     const unsigned char *u = (const unsigned char *)p;
-    if (ensure_tbuf(c, n + 16) || reserve_tokens(c, out, n)) return -1;
-    /* the span lowercased, separators as 0 bytes, then 16 zero bytes */
+    /* the span lowercased, separators as 0 bytes, then zeros to the end of the 64-byte block
+     * after the one holding byte n (a token ending at a block's end is closed by the next block)
+     * and 16 more (a token's two head words are read whole) */
+    Py_ssize_t padded = ((n >> 6) + 1) * 64 + 16;
+    if (ensure_tbuf(c, padded) || reserve_tokens(c, out, n)) return -1;
     unsigned char *b = (unsigned char *)w->tbuf;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     for (Py_ssize_t k = 0; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
@@ -213,42 +233,34 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
         uint64_t x = lower_alnum8(load64(u + k));
         memcpy(b + k, &x, 8);
     }
-    memset(b + k, 0, 24);
+    memset(b + k, 0, (size_t)(padded - k));
     for (; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
-    /* Pass 1 finds the tokens (runs of nonzero bytes, eight bytes at a time: every byte is
-     * < 0x80, so byte + 0x7F carries into bit 7 exactly when the byte is not 0), hashes them and
-     * prefetches their front slots; pass 2 looks them up, the cache misses overlapped. */
+    /* Tokens from bit masks, 64 bytes at a time: M marks the nonzero bytes of a block, a start is
+     * a 1 after a 0, an end a 0 after a 1.  Finding a token then depends on the masks only, not on
+     * the previous token's length (a scan from token to token chains a load, a compare and a
+     * count per token).  Starts and ends pair up in order; a run reaching the block's end stays
+     * open (pending) into the next block.  Found tokens are hashed and their front slots
+     * prefetched in batches, then looked up, the cache misses overlapped. */
     enum { BATCH = 32 };
-    const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
-    Py_ssize_t i = 0;
-    while (i < n) {
-        struct { uint64_t h, head, head2; Py_ssize_t s, len; } t[BATCH];
-        int nt = 0;
-        while (i < n && nt < BATCH) {
-            uint64_t nz = (load64(b + i) + L7F) & H80;
-            if (!nz) { i += 8; continue; }
-            i += ctz64(nz) >> 3;
-            Py_ssize_t s = i;
-            /* The token's first 16 bytes as two words and its length without a data-dependent
-             * branch (token lengths are random, so a branch per length test mispredicts): z1/z2
-             * mark the zero bytes, the lowest one ends the token; ((z & -z) >> 7) - 1 keeps the
-             * bytes before it (all of them when z is 0). */
+    ScanTok t[BATCH];
+    int nt = 0;
+    Py_ssize_t pending = -1;
+    uint64_t carry = 0;   /* the previous block's last byte is not 0 */
+    for (Py_ssize_t base = 0; base <= n; base += 64) {
+        uint64_t M = 0;
+        for (int j = 0; j < 8; j++) M |= nonzero_bytes8(load64(b + base + 8 * j)) << (8 * j);
+        uint64_t before = (M << 1) | carry;
+        uint64_t starts = M & ~before, ends = ~M & before;
+        carry = M >> 63;
+        while (ends) {
+            Py_ssize_t e = base + ctz64(ends), s;
+            ends &= ends - 1;
+            if (pending >= 0) { s = pending; pending = -1; }
+            else { s = base + ctz64(starts); starts &= starts - 1; }
+            Py_ssize_t len = e - s;
             uint64_t x1 = load64(b + s), x2 = load64(b + s + 8);
-            uint64_t z1 = ~(x1 + L7F) & H80, z2 = ~(x2 + L7F) & H80;
-            uint64_t in2 = 0 - (uint64_t)(z1 == 0);
-            uint64_t head = x1 & (((z1 & (0 - z1)) >> 7) - 1);
-            uint64_t head2 = x2 & (((z2 & (0 - z2)) >> 7) - 1) & in2;
-            uint64_t zz = z1 ? z1 : z2;
-            Py_ssize_t len = (Py_ssize_t)(in2 & 8) + (zz ? ctz64(zz) >> 3 : 8);
-            i = s + len;
-            if (len == 16) {
-                for (;;) {
-                    uint64_t z = ~(load64(b + i) + L7F) & H80;
-                    if (z) { i += ctz64(z) >> 3; break; }
-                    i += 8;
-                }
-                len = i - s;
-            }
+            uint64_t head = len >= 8 ? x1 : x1 & ((1ULL << (8 * len)) - 1);
+            uint64_t head2 = len >= 16 ? x2 : len <= 8 ? 0 : x2 & ((1ULL << (8 * (len - 8))) - 1);
             uint64_t h = hash_tok((const char *)b + s, len, head, head2);
 #if defined(__GNUC__) || defined(__clang__)
             if (w->front) __builtin_prefetch(&w->front[h >> (64 - FRONT_BITS)]);
@@ -256,12 +268,14 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
             if (w->in.tabcap) __builtin_prefetch(&w->in.tab[h & (uint64_t)(w->in.tabcap - 1)]);
 #endif
             t[nt].h = h; t[nt].head = head; t[nt].head2 = head2; t[nt].s = s; t[nt].len = len;
-            nt++;
+            if (++nt == BATCH) {
+                if (emit_batch(c, b, t, nt, out)) return -1;
+                nt = 0;
+            }
         }
-        for (int q = 0; q < nt; q++)
-            if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
+        if (starts) pending = base + ctz64(starts);   /* at most one: its run reaches the block's end */
     }
-    return 0;
+    return emit_batch(c, b, t, nt, out);
 #endif
 }
 
