@@ -5,6 +5,8 @@ prints what each prints — its ratios included.
 
   bench.py            news / long / multi-ref against rouge_score and rouge-score-rs, warm
   bench_types.py      each rouge type alone against rouge-score-rs, ~800-token texts and news
+  bench_stemmed_cold.py  use_stemmer=True with a fresh scorer and unseen words (what a one-shot
+                      evaluate call or a Trainer's compute_metrics pays) against rouge-score-rs
   bench_evaluate.py   RougeFullMetric.compute against score_batch + evaluate's own cost; bootstrap
   bench_languages.py  Chinese, Japanese, Thai (dictionary-word texts) and a few others against
                       multilingual-rouge
@@ -23,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FULL = [
     ["bench.py", "--runs", "3"],
     ["bench_types.py", "--runs", "5"],
+    ["bench_stemmed_cold.py", "--runs", "5"],
     ["bench_evaluate.py", "--pairs", "100000", "--runs", "3"],
     ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai,english,hindi,arabic", "--runs", "3"],
     ["bench_pairwise.py", "--runs", "3"],
@@ -30,6 +33,7 @@ FULL = [
 QUICK = [
     ["bench.py", "--runs", "1", "--only", "news", "--slow-pairs", "100"],
     ["bench_types.py", "--runs", "3", "--pairs", "200", "--only", "long800"],
+    ["bench_stemmed_cold.py", "--runs", "1", "--sizes", "500", "--no-rouge-score"],
     ["bench_evaluate.py", "--pairs", "10000", "--runs", "1", "--no-memory"],
     ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai", "--pairs", "50", "--runs", "1"],
     ["bench_pairwise.py", "--matrix", "1000", "--filter", "2000", "--sample", "100", "--runs", "1", "--no-rapidfuzz"],
