@@ -370,3 +370,25 @@ def test_read_files_reads_whole_files_and_marks_failures(tmp_path):
     assert compiled.core.read_files(paths) == [big, b"", None, None, b"a\nb"]
     with pytest.raises(TypeError):
         compiled.core.read_files([1])
+
+
+def test_scanner_finds_tokens_across_its_64_byte_blocks():
+    # tok_perl finds tokens from 64-byte masks of nonzero bytes; a token may start or end at any
+    # offset of a block, span one or more block boundaries, or end exactly at a block's end.
+    from rouge_full_metric.rouge_score_flavor import _tokenize_plain
+    from rouge_full_metric.tokenization import tokenize
+
+    workers = {flavor: compiled_scorer(RougeScorer(["rouge1"], flavor=flavor)).engine.worker()
+               for flavor in ("rouge155", "rouge_score")}
+    letters = "aBc0Z9xY"
+    sizes = list(range(1, 20)) + list(range(55, 75)) + list(range(120, 135))
+    checked = 0
+    for off in range(0, 70):
+        for size in sizes:
+            token = "".join(letters[(k * 7 + size) % len(letters)] for k in range(size))
+            prefix = "".join("- "[(k * 5 + off) % 2] for k in range(off))
+            for text in (prefix + token, prefix + token + " z", prefix + token + "." + token[::-1] + " q"):
+                assert workers["rouge155"].tokens(text)[0] == tokenize(text.lower()), (off, size, text)
+                assert workers["rouge_score"].tokens(text)[0] == _tokenize_plain(text), (off, size, text)
+                checked += 1
+    assert checked == 70 * len(sizes) * 3
