@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Before/after: two checkouts' engines side by side in one process, interleaved.
+
+Each checkout's ``rouge_full_metric`` (with its built ``_core``) is copied under another package
+name (``rfm_a``, ``rfm_b``, ...) into a scratch folder, so both load at once: the package imports
+itself relatively and the core's init function is named after the module's last component, so the
+copies do not collide.  Every round times each engine once on the same texts (``score_batch``, CPU
+time); the script prints medians, minima and the median of the per-round ratios to the first
+checkout.  On a shared machine this is steadier than comparing two separate runs: both engines
+meet the same load in every round.
+
+Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
+           [--workload news|long] [--flavor rouge_score] [--runs 11]
+
+    e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
+         python benchmarks/bench_ab.py /tmp/before .
+"""
+import argparse
+import importlib
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+def load_copies(checkouts, folder):
+    """{name: module} for each checkout's package copied into folder as rfm_a, rfm_b, ..."""
+    modules = {}
+    sys.path.insert(0, folder)
+    for k, checkout in enumerate(checkouts):
+        name = "rfm_" + "abcdefgh"[k]
+        source = os.path.join(os.path.abspath(checkout), "rouge_full_metric")
+        shutil.copytree(source, os.path.join(folder, name), ignore=shutil.ignore_patterns("__pycache__"))
+        module = importlib.import_module(name)
+        if not module.compiled.AVAILABLE:
+            raise SystemExit("%s has no built core: run python setup.py build_ext --inplace there" % checkout)
+        modules[name] = module
+    return modules
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("checkouts", nargs="+")
+    ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum")
+    ap.add_argument("--workload", default="news", choices=["news", "long"])
+    ap.add_argument("--flavor", default="rouge_score")
+    ap.add_argument("--runs", type=int, default=11)
+    a = ap.parse_args()
+    if a.workload == "news":
+        from bench import workload
+        preds, refs = workload("news")
+    else:
+        from bench_types import long_texts
+        preds, refs = long_texts(500)
+    types = a.types.split(",")
+    with tempfile.TemporaryDirectory() as folder:
+        modules = load_copies(a.checkouts, folder)
+        scorers = {name: m.RougeScorer(types, flavor=a.flavor) for name, m in modules.items()}
+        for scorer in scorers.values():
+            scorer.score_batch(preds, refs)   # warm-up
+        times = {name: [] for name in scorers}
+        for _ in range(a.runs):
+            for name, scorer in scorers.items():
+                t0 = time.process_time()
+                scorer.score_batch(preds, refs)
+                times[name].append(time.process_time() - t0)
+    first = next(iter(times))
+    print("%s, %d pairs, flavor %s, %s; CPU, %d interleaved rounds, load average %.1f"
+          % (a.workload, len(preds), a.flavor, ",".join(types), a.runs, os.getloadavg()[0]))
+    for name, checkout in zip(times, a.checkouts):
+        ratio = statistics.median(x / y for x, y in zip(times[first], times[name]))
+        print("  %-6s %-40s %9.2f us/pair (min %.2f)   %s/this: %.3f"
+              % (name, checkout, statistics.median(times[name]) / len(preds) * 1e6,
+                 min(times[name]) / len(preds) * 1e6, first, ratio))
+
+
+if __name__ == "__main__":
+    main()
