@@ -3,7 +3,8 @@
 
 Workloads (bench.py's, seeded): news (11,490 pairs, ~60 tokens a side) and long (2,000 pairs of
 200-300 tokens); type set rouge1, rouge2, rougeL, rougeLsum in flavor rouge_score (bench.py's
-"rouge_score set"), warm (one untimed call first).  n_jobs=1 and n_jobs=2 alternate run by run
+"rouge_score set"), warm (one untimed call first) and cold (a new scorer each run: empty token
+caches, each thread's Worker filling its own).  n_jobs=1 and n_jobs=2 alternate run by run
 (the order flips every run), and the medians of wall and CPU time (time.process_time: every thread
 of this process) are printed with the ratio wall(n_jobs=1) / wall(n_jobs=2): above 1 is a gain.
 
@@ -58,9 +59,10 @@ def main():
 
     print("backend: %s; %d cores; types %s, flavor %s; median of %d interleaved runs after a warm-up"
           % (compiled.backend(), os.cpu_count() or 1, a.types, a.flavor, a.runs))
-    scorer = RougeScorer(a.types.split(","), flavor=a.flavor)
+    types = a.types.split(",")
+    scorer = RougeScorer(types, flavor=a.flavor)
     data = {name: workload(name) for name in a.only.split(",")}
-    print("%-5s %-5s | %9s %9s | %9s %9s | %13s %11s" % ("", "core", "wall 1", "wall 2", "CPU 1", "CPU 2",
+    print("%-10s %-5s | %9s %9s | %9s %9s | %13s %11s" % ("", "core", "wall 1", "wall 2", "CPU 1", "CPU 2",
                                                       "speed-up 2/1", "CPU 2/1"))
     for condition in a.conditions.split(","):
         spinner = None
@@ -73,15 +75,17 @@ def main():
             print("-- second core %s (spinner started by this script: %s); %s"
                   % (condition, "yes" if spinner else "no", load()), flush=True)
             for name, (preds, refs) in data.items():
-                def score(jobs):
-                    scorer.score_batch(preds, refs, n_jobs=jobs)
                 if scorer.score_batch(preds, refs, n_jobs=2) != scorer.score_batch(preds, refs):
                     raise SystemExit("n_jobs=2 differs from n_jobs=1 on %s" % name)
-                t = measure(score, a.runs)
-                w1, c1 = statistics.median(t[1][0]), statistics.median(t[1][1])
-                w2, c2 = statistics.median(t[2][0]), statistics.median(t[2][1])
-                print("%-5s %-5s | %8.3fs %8.3fs | %8.3fs %8.3fs | %12.2fx %10.2fx"
-                      % (name, condition, w1, w2, c1, c2, w1 / w2, c2 / c1), flush=True)
+                for state in ("warm", "cold"):
+                    def score(jobs):
+                        fresh = RougeScorer(types, flavor=a.flavor) if state == "cold" else scorer
+                        fresh.score_batch(preds, refs, n_jobs=jobs)
+                    t = measure(score, a.runs)
+                    w1, c1 = statistics.median(t[1][0]), statistics.median(t[1][1])
+                    w2, c2 = statistics.median(t[2][0]), statistics.median(t[2][1])
+                    print("%-10s %-5s | %8.3fs %8.3fs | %8.3fs %8.3fs | %12.2fx %10.2fx"
+                          % (name + " " + state, condition, w1, w2, c1, c2, w1 / w2, c2 / c1), flush=True)
         finally:
             if spinner is not None:
                 spinner.kill()
