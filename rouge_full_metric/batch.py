@@ -455,7 +455,7 @@ def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs
     futures = []
     worker = cs.acquire()
     try:
-        futures = _submit(n_jobs, helper, n_jobs - 1)
+        futures = _submit(n_jobs, helper, batch.threads() - 1)
         out = batch.run(worker)
         if out is None:
             _wait_helpers(futures)   # re-raises the helper's error

@@ -231,3 +231,7 @@ def test_a_batch_runs_once_with_its_own_engine_workers():
         bt.run(cs.acquire())
     with pytest.raises(ValueError, match="threads"):
         cs.engine.batch(["a"], ["a"], 0, 1, False, 0)
+    # no more threads than chunks of the minimum size (16 KiB of text)
+    assert cs.engine.batch(["a b"] * 40, ["a c"] * 40, 0, 40, False, 8).threads() == 1
+    assert cs.engine.batch(["a b " * 5000] * 40, ["a c"] * 40, 0, 40, False, 8).threads() == 8
+    assert cs.engine.batch(["a b " * 5000] * 40, ["a c"] * 40, 0, 40, False, 2).threads() == 2

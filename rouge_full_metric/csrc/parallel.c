@@ -216,12 +216,20 @@ static PyObject *Batch_run(BatchObject *b, PyObject *wo) {
         if (c.err == ERR_NOMEM) PyErr_NoMemory();
         return NULL;
     }
-    if (b->failed) Py_RETURN_NONE;
+    PyThread_acquire_lock(b->lock, WAIT_LOCK);
+    int failed = b->failed;
+    PyThread_release_lock(b->lock);
+    if (failed) Py_RETURN_NONE;
     if (batch_build_done(b)) {
         batch_stop(b);
         return NULL;
     }
     return PyTuple_Pack(2, b->scores_list, b->stats_list ? b->stats_list : Py_None);
+}
+
+/* threads() -> the threads worth starting for this batch (the caller included). */
+static PyObject *Batch_threads(BatchObject *b, PyObject *unused) {
+    return PyLong_FromLong(b->nthreads);
 }
 
 /* stop(): the caller gives up (an exception between its calls); helpers stop. */
@@ -268,6 +276,8 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
         }
         b->ends[i + 1] = b->ends[i] + bytes;
     }
+    /* no more threads than minimum-size chunks: the others would find nothing to take */
+    if (b->nthreads > 1 + b->ends[count] / CHUNK_MIN_BYTES) b->nthreads = (int)(1 + b->ends[count] / CHUNK_MIN_BYTES);
     if (!(b->scores_list = PyList_New(count)) || (with_stats && !(b->stats_list = PyList_New(count)))) {
         Py_DECREF(b);
         return NULL;
@@ -279,6 +289,8 @@ static PyMethodDef Batch_methods[] = {
     {"run", (PyCFunction)Batch_run, METH_O,
      "run(worker) -> (scores, stats or None), or None when a helper's work() failed: the caller's share."},
     {"work", (PyCFunction)Batch_work, METH_O, "work(worker) -> None: a helper thread's share."},
+    {"threads", (PyCFunction)Batch_threads, METH_NOARGS,
+     "threads() -> the threads worth starting (the caller included): at most one per minimum-size chunk."},
     {"stop", (PyCFunction)Batch_stop, METH_NOARGS, "stop(): no more chunks; running ones stop at once."},
     {NULL}
 };
