@@ -11,9 +11,12 @@ of this process) are printed with the ratio wall(n_jobs=1) / wall(n_jobs=2): abo
 "busy": another process spins on a core for the whole measurement (``python -c "while True:
 pass"``, not pinned: the kernel places it, as it would a neighbour's job), so that n_jobs=2 has
 one free core and a half, n_jobs=1 one.  "free": nothing started by this script; other jobs on the
-machine are not controlled, so the load average is printed before each condition.
+machine are not controlled, so the load average is printed before each condition.  "onecore":
+every thread of this process pinned to one CPU (Linux), so that n_jobs=2 has nothing more than
+n_jobs=1: the cost of the threads alone, which the machine's other jobs change much less than
+they change "free" and "busy" (n_jobs must never cost: the target is >= 0.97x there too).
 
-Usage: python benchmarks/bench_njobs.py [--runs 9] [--only news,long] [--conditions free,busy]
+Usage: python benchmarks/bench_njobs.py [--runs 9] [--only news,long] [--conditions free,busy,onecore]
        [--types rouge1,rouge2,rougeL,rougeLsum] [--flavor rouge_score]
 """
 import argparse
@@ -34,6 +37,16 @@ def load():
     return "load average %.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "load average n/a"
 
 
+def pin_threads(cpus):
+    """Every thread of this process (the pool's too) on ``cpus``; threads started later inherit
+    the calling thread's set."""
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:   # a thread that ended meanwhile
+            pass
+
+
 def measure(score, runs):
     """{n_jobs: ([wall], [cpu])}, n_jobs 1 and 2 interleaved, the first of each pair alternating."""
     times = {1: ([], []), 2: ([], [])}
@@ -50,7 +63,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--only", default="news,long")
-    ap.add_argument("--conditions", default="free,busy")
+    ap.add_argument("--conditions", default="free,busy,onecore")
     ap.add_argument("--types", default=",".join(RS_TYPES))
     ap.add_argument("--flavor", default="rouge_score")
     a = ap.parse_args()
@@ -66,14 +79,23 @@ def main():
                                                       "speed-up 2/1", "CPU 2/1"))
     for condition in a.conditions.split(","):
         spinner = None
-        if condition == "busy":
+        pinned = None
+        if condition == "onecore":
+            if not hasattr(os, "sched_setaffinity"):
+                print("-- onecore: no sched_setaffinity here, skipped")
+                continue
+            pinned = os.sched_getaffinity(0)
+            pin_threads({min(pinned)})
+        elif condition == "busy":
             spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
             time.sleep(0.5)   # running before the first timing
         elif condition != "free":
-            raise SystemExit("conditions: free, busy")
+            raise SystemExit("conditions: free, busy, onecore")
         try:
-            print("-- second core %s (spinner started by this script: %s); %s"
-                  % (condition, "yes" if spinner else "no", load()), flush=True)
+            what = {"free": "second core free (nothing started by this script)",
+                    "busy": "second core busy (a spinning process started by this script)",
+                    "onecore": "all threads pinned to one CPU"}[condition]
+            print("-- %s; %s" % (what, load()), flush=True)
             for name, (preds, refs) in data.items():
                 if scorer.score_batch(preds, refs, n_jobs=2) != scorer.score_batch(preds, refs):
                     raise SystemExit("n_jobs=2 differs from n_jobs=1 on %s" % name)
@@ -90,6 +112,8 @@ def main():
             if spinner is not None:
                 spinner.kill()
                 spinner.wait()
+            if pinned is not None:
+                pin_threads(pinned)
     print("after: %s" % load())
 
 

@@ -1,9 +1,10 @@
 """Scoring many examples per call: the compiled core when it is built, ``RougeScorer._example``
 otherwise, with identical results either way.
 
-The compiled core tokenizes, counts and matches a whole batch with the GIL released; ``n_jobs``
-threads each drive their own core ``Worker`` (token cache and scratch buffers) on a share of the
-examples.  A Worker resolves each distinct token it meets once and caches the answer: in flavors
+The compiled core tokenizes, counts and matches a whole batch with the GIL released; with
+``n_jobs`` > 1 the calling thread and up to ``n_jobs - 1`` pool threads, each driving its own core
+``Worker`` (token cache and scratch buffers), take chunks of one shared batch (``csrc/parallel.c``;
+only the calling thread builds Python objects, so the others never wait for the GIL).  A Worker resolves each distinct token it meets once and caches the answer: in flavors
 ``rouge155`` and ``paper`` the core applies the stop words and the ROUGE-1.5.5 stemmer itself
 (:mod:`.tokenization`, :mod:`.stemmer` ported to C, same tables), in flavor ``rouge_score`` NLTK's
 Porter stemmer (:mod:`.nltk_porter`), otherwise, and for any token not made of ``[a-z0-9]``, it
@@ -441,7 +442,7 @@ def _run_chunks(n_jobs: int, task, bounds, cancel=None):
 
 
 def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs):
-    """Examples start..stop-1 by the core on the calling thread and ``n_jobs - 1`` helpers
+    """Examples start..stop-1 by the core on the calling thread and up to ``n_jobs - 1`` helpers
     sharing one Engine.batch (see csrc/parallel.c); results identical to one Worker.run."""
     batch = cs.engine.batch(predictions, references, start, stop, with_stats, n_jobs)
 

@@ -235,3 +235,34 @@ def test_a_batch_runs_once_with_its_own_engine_workers():
     assert cs.engine.batch(["a b"] * 40, ["a c"] * 40, 0, 40, False, 8).threads() == 1
     assert cs.engine.batch(["a b " * 5000] * 40, ["a c"] * 40, 0, 40, False, 8).threads() == 8
     assert cs.engine.batch(["a b " * 5000] * 40, ["a c"] * 40, 0, 40, False, 2).threads() == 2
+
+
+def _pin_threads(cpus):
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:   # a thread that ended meanwhile
+            pass
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the same-CPU check is Linux's sched_getcpu")
+def test_a_helper_on_the_callers_cpu_leaves_the_work_to_the_caller():
+    """With one CPU for the process (the other busy elsewhere), a helper would only take turns
+    with the caller and evict its caches: it waits instead, and the caller scores everything."""
+    preds, refs = _batch(9, 3000)
+    scorer = RougeScorer(RS, flavor="rouge_score")
+    want = score_batch(RougeScorer(RS, flavor="rouge_score"), preds, refs)
+    before = os.sched_getaffinity(0)
+    _pin_threads({min(before)})
+    try:
+        got = score_batch(scorer, preds, refs, n_jobs=2)
+    finally:
+        _pin_threads(before)
+    assert got == want
+    cs = compiled_scorer(scorer)
+    for _ in range(100):   # the helper returns its Worker once it finds the batch done
+        if len(cs._free) == 2:
+            break
+        threading.Event().wait(0.01)
+    sizes = sorted(worker.vocabulary_size() for worker in cs._free)
+    assert len(sizes) == 2 and sizes[0] == 0 < sizes[1], sizes

@@ -15,6 +15,17 @@
  * cancel byte stops every thread within a millisecond or so when the caller is interrupted.
  */
 
+/* A helper on the CPU the caller runs on (the other one busy with another job) would only
+ * take turns with the caller there, each thread evicting the other's token cache from the
+ * core's L2: 10-30 % more CPU for no gain.  On Linux it waits instead, off the CPU, until the
+ * kernel places it elsewhere or the batch is done. */
+#if defined(__linux__)
+#include <sched.h>
+#include <time.h>
+#define SAME_CPU_CHECK 1
+#define SAME_CPU_WAIT_NS 1000000L
+#endif
+
 /* Bytes of text per chunk: small enough to finish together (16 KiB: ~20 news pairs, ~0.2 ms),
  * big enough that taking a chunk and the caller's GIL round trip between chunks vanish. */
 #define CHUNK_MIN_BYTES ((Py_ssize_t)16 << 10)
@@ -39,6 +50,7 @@ typedef struct {
     volatile unsigned char cancel;  /* set by the caller when it stops (Ctrl-C, an error) */
     PyThread_type_lock idle;        /* held until no chunk is left or in flight */
     int idle_released, caller_started;
+    volatile int caller_cpu;        /* where the caller last took a chunk (-1: unknown) */
 } BatchObject;
 
 static PyTypeObject BatchType;
@@ -92,6 +104,24 @@ static int batch_take(BatchObject *b, Py_ssize_t *first, Py_ssize_t *stop) {
     return ok;
 }
 
+/* A helper: wait (off the CPU) while it shares the caller's CPU and chunks are left. */
+static void batch_keep_off_caller_cpu(BatchObject *b, WorkerObject *w) {
+#ifdef SAME_CPU_CHECK
+    for (;;) {
+        int cpu = b->caller_cpu;
+        if (cpu < 0 || sched_getcpu() != cpu || (w->cancel && *w->cancel)) return;
+        PyThread_acquire_lock(b->lock, WAIT_LOCK);
+        int left = !b->failed && !b->cancel && b->next < b->t.count;
+        PyThread_release_lock(b->lock);
+        if (!left) return;
+        struct timespec pause = {0, SAME_CPU_WAIT_NS};
+        nanosleep(&pause, NULL);
+    }
+#else
+    (void)b; (void)w;
+#endif
+}
+
 /* A chunk ends (ok: scored); -1 when it could not be recorded (no memory). */
 static int batch_done(BatchObject *b, Py_ssize_t first, Py_ssize_t stop, int ok) {
     int rc = 0;
@@ -131,7 +161,12 @@ static int batch_build_done(BatchObject *b) {
  * Ends with c->err set when this thread failed or was stopped. */
 static void batch_work(BatchObject *b, WorkerObject *w, Ctx *c, int caller) {
     Py_ssize_t first, stop;
-    while (!c->err && batch_take(b, &first, &stop)) {
+    for (;;) {
+#ifdef SAME_CPU_CHECK
+        if (caller) b->caller_cpu = sched_getcpu();
+#endif
+        if (!caller) batch_keep_off_caller_cpu(b, w);
+        if (c->err || !batch_take(b, &first, &stop)) break;
         score_range(c, w, &b->t, first, stop, b->stats, b->scores, caller);
         if (batch_done(b, first, stop, !c->err) && !c->err) c->err = ERR_NOMEM;
         if (caller && !c->err) {
@@ -253,6 +288,11 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     Py_INCREF(e);
     b->eng = e;
     b->nthreads = nthreads;
+#ifdef SAME_CPU_CHECK
+    b->caller_cpu = sched_getcpu();   /* before any helper starts */
+#else
+    b->caller_cpu = -1;
+#endif
     Py_ssize_t count = stop - start;
     int rc = texts_read(e, pseq, rseq, start, count, &b->t);
     Py_DECREF(pseq);
