@@ -386,7 +386,8 @@ static PyObject *Worker_skip_arena(WorkerObject *w, PyObject *arg) {
 
 static PyMethodDef Worker_methods[] = {
     {"run", (PyCFunction)Worker_run, METH_VARARGS,
-     "run(predictions, references, start, stop, with_stats) -> (scores, stats or None)"},
+     "run(predictions, references, start, stop, with_stats, cancel=None) -> (scores, stats or None);\n"
+     "cancel: a one-byte bytearray another thread sets to stop the run (KeyboardInterrupt)."},
     {"tokens", (PyCFunction)Worker_tokens, METH_O,
      "tokens(text) -> (joined tokens, sentence ends, sentence-reader tokens, flat tokens)"},
     {"vocabulary_size", (PyCFunction)Worker_vocabulary_size, METH_NOARGS, "Entries in the token cache."},
