@@ -17,8 +17,8 @@
 
 /* A helper on the CPU the caller runs on (the other one busy with another job) would only
  * take turns with the caller there, each thread evicting the other's token cache from the
- * core's L2: 10-30 % more CPU for no gain.  On Linux it waits instead, off the CPU, until the
- * kernel places it elsewhere or the batch is done. */
+ * core's L2: 7-32 % more CPU for no gain (benchmarks/bench_njobs.py, one CPU).  On Linux it
+ * waits instead, off the CPU, until the kernel places it elsewhere or the batch is done. */
 #if defined(__linux__)
 #include <sched.h>
 #include <time.h>
