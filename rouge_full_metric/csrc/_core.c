@@ -11,7 +11,7 @@
  * can run on several threads with the GIL released.  The GIL is re-taken only to call the
  * Python token filter the first time a Worker sees a token the native filter (stop words and
  * the ROUGE-1.5.5 stemmer in C, flavors rouge155 and paper) does not handle, and to build the
- * result objects.
+ * result objects (with n_jobs > 1 only the calling thread builds them: parallel.c).
  */
 
 /*
