@@ -24,6 +24,9 @@
 #include <time.h>
 #define SAME_CPU_CHECK 1
 #define SAME_CPU_WAIT_NS 1000000L
+/* ... but not while the caller makes no progress (descheduled, or not started): after this many
+ * waits without a chunk of the caller's, the helper takes one */
+#define SAME_CPU_PATIENCE 100
 #endif
 
 /* Bytes of text per chunk: small enough to finish together (16 KiB: ~20 news pairs, ~0.2 ms),
@@ -51,6 +54,7 @@ typedef struct {
     PyThread_type_lock idle;        /* held until no chunk is left or in flight */
     int idle_released, caller_started;
     volatile int caller_cpu;        /* where the caller last took a chunk (-1: unknown) */
+    volatile Py_ssize_t caller_beat; /* chunks the caller has taken */
 } BatchObject;
 
 static PyTypeObject BatchType;
@@ -107,9 +111,15 @@ static int batch_take(BatchObject *b, Py_ssize_t *first, Py_ssize_t *stop) {
 /* A helper: wait (off the CPU) while it shares the caller's CPU and chunks are left. */
 static void batch_keep_off_caller_cpu(BatchObject *b, WorkerObject *w) {
 #ifdef SAME_CPU_CHECK
-    for (;;) {
+    Py_ssize_t beat = b->caller_beat;
+    for (int waits = 0;; waits++) {
         int cpu = b->caller_cpu;
         if (cpu < 0 || sched_getcpu() != cpu || (w->cancel && *w->cancel)) return;
+        if (waits >= SAME_CPU_PATIENCE) {
+            if (b->caller_beat == beat) return;
+            beat = b->caller_beat;
+            waits = 0;
+        }
         PyThread_acquire_lock(b->lock, WAIT_LOCK);
         int left = !b->failed && !b->cancel && b->next < b->t.count;
         PyThread_release_lock(b->lock);
@@ -163,7 +173,10 @@ static void batch_work(BatchObject *b, WorkerObject *w, Ctx *c, int caller) {
     Py_ssize_t first, stop;
     for (;;) {
 #ifdef SAME_CPU_CHECK
-        if (caller) b->caller_cpu = sched_getcpu();
+        if (caller) {
+            b->caller_cpu = sched_getcpu();
+            b->caller_beat++;
+        }
 #endif
         if (!caller) batch_keep_off_caller_cpu(b, w);
         if (c->err || !batch_take(b, &first, &stop)) break;
