@@ -11,6 +11,7 @@ prints what each prints — its ratios included.
   bench_languages.py  Chinese, Japanese, Thai (dictionary-word texts) and a few others against
                       multilingual-rouge
   bench_pairwise.py   score_matrix / filter_near_duplicates against rouge_score and rapidfuzz
+  bench_njobs.py      score_batch n_jobs=2 against n_jobs=1, the second core free and busy
 
 Usage: python benchmarks/all.py [--quick]   (--quick: smaller inputs, fewer runs: a smoke run)
 """
@@ -29,6 +30,7 @@ FULL = [
     ["bench_evaluate.py", "--pairs", "100000", "--runs", "3"],
     ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai,english,hindi,arabic", "--runs", "3"],
     ["bench_pairwise.py", "--runs", "3"],
+    ["bench_njobs.py", "--runs", "9"],
 ]
 QUICK = [
     ["bench.py", "--runs", "1", "--only", "news", "--slow-pairs", "100"],
@@ -37,6 +39,7 @@ QUICK = [
     ["bench_evaluate.py", "--pairs", "10000", "--runs", "1", "--no-memory"],
     ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai", "--pairs", "50", "--runs", "1"],
     ["bench_pairwise.py", "--matrix", "1000", "--filter", "2000", "--sample", "100", "--runs", "1", "--no-rapidfuzz"],
+    ["bench_njobs.py", "--runs", "3", "--only", "long"],
 ]
 
 

@@ -1,9 +1,10 @@
 """Scoring many examples per call: the compiled core when it is built, ``RougeScorer._example``
 otherwise, with identical results either way.
 
-The compiled core tokenizes, counts and matches a whole batch with the GIL released; ``n_jobs``
-threads each drive their own core ``Worker`` (token cache and scratch buffers) on a share of the
-examples.  A Worker resolves each distinct token it meets once and caches the answer: in flavors
+The compiled core tokenizes, counts and matches a whole batch with the GIL released; with
+``n_jobs`` > 1 the calling thread and up to ``n_jobs - 1`` pool threads, each driving its own core
+``Worker`` (token cache and scratch buffers), take chunks of one shared batch (``csrc/parallel.c``;
+only the calling thread builds Python objects, so the others never wait for the GIL).  A Worker resolves each distinct token it meets once and caches the answer: in flavors
 ``rouge155`` and ``paper`` the core applies the stop words and the ROUGE-1.5.5 stemmer itself
 (:mod:`.tokenization`, :mod:`.stemmer` ported to C, same tables), in flavor ``rouge_score`` NLTK's
 Porter stemmer (:mod:`.nltk_porter`), otherwise, and for any token not made of ``[a-z0-9]``, it
@@ -27,9 +28,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from . import compiled
 from .scoring import PairStats, Score
 
-# Examples per task when several threads share a batch: big enough that the per-call overhead
-# vanishes, small enough that the threads finish together.
+# Examples per task when several threads share a batch through Python (a scorer that tokenizes
+# in Python, pairwise rows use their own): big enough that the per-call overhead vanishes, small
+# enough that the threads finish together.  The core's own batches (Engine.batch) size their
+# chunks by bytes, shrinking as the batch drains.
 _CHUNK = 256
+# Fewer examples than this are scored on the calling thread alone: starting a helper costs more.
+_PARALLEL_MIN = 32
 
 # scorer -> (_CompiledScorer or None,); kept outside the scorer so that pickling or copying a
 # RougeScorer never meets the (unpicklable) core objects.  A scorer's options are fixed at
@@ -81,10 +86,14 @@ class _CompiledScorer:
         with self._lock:
             self._free.append(worker)
 
-    def run(self, predictions, references, start, stop, with_stats):
+    def run(self, predictions, references, start, stop, with_stats, cancel=None):
+        """The core's results for examples start..stop-1; ``cancel``: a one-byte bytearray
+        another thread sets to stop the run (KeyboardInterrupt)."""
         worker = self.acquire()
         try:
-            return worker.run(predictions, references, start, stop, with_stats)
+            if cancel is None:
+                return worker.run(predictions, references, start, stop, with_stats)
+            return worker.run(predictions, references, start, stop, with_stats, cancel)
         finally:
             self.release(worker)
 
@@ -132,7 +141,7 @@ class _PretokenizedScorer(_CompiledScorer):
         # would otherwise count as a word under the Perl's word limit of the whole text)
         return [self.words.line(tokens) for tokens in map(self.tokenize, lines_of(text, argument)) if tokens]
 
-    def run(self, predictions, references, start, stop, with_stats):
+    def run(self, predictions, references, start, stop, with_stats, cancel=None):
         preds, refs = [], []
         for k in range(start, stop):
             preds.append(self._text(predictions[k], "predictions[%d]" % k))
@@ -141,7 +150,7 @@ class _PretokenizedScorer(_CompiledScorer):
                 refs.append([self._text(x, "references[%d][%d]" % (k, j)) for j, x in enumerate(r)])
             else:
                 refs.append([self._text(r, "references[%d]" % k)])
-        return super().run(preds, refs, 0, stop - start, with_stats)
+        return super().run(preds, refs, 0, stop - start, with_stats, cancel)
 
 
 class _XlsumScorer:
@@ -168,7 +177,7 @@ class _XlsumScorer:
             refs.append([convert(as_text(x, "references[%d]" % k)) for x in texts])
         return preds, refs
 
-    def run(self, predictions, references, start, stop, with_stats):
+    def run(self, predictions, references, start, stop, with_stats, cancel=None):
         from .rouge_score_flavor import sentences_of
 
         parts = []
@@ -178,19 +187,19 @@ class _XlsumScorer:
             preds, refs = self._convert(predictions, references, start, stop, raw)
             for engine in (self.whole, self.sentences):
                 if engine is not None:
-                    parts.append(engine.run(preds, refs, 0, stop - start, with_stats))
+                    parts.append(engine.run(preds, refs, 0, stop - start, with_stats, cancel))
             return self._merge(parts, with_stats)
         line = self.words.line
         if self.whole is not None:
             def whole(text):
                 return [line(self.tokenize(text))]
             preds, refs = self._convert(predictions, references, start, stop, whole)
-            parts.append(self.whole.run(preds, refs, 0, stop - start, with_stats))
+            parts.append(self.whole.run(preds, refs, 0, stop - start, with_stats, cancel))
         if self.sentences is not None:
             def sentences(text):
                 return [line(self.sentence_tokenize(x)) for x in sentences_of(text)]
             preds, refs = self._convert(predictions, references, start, stop, sentences)
-            parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats))
+            parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats, cancel))
         return self._merge(parts, with_stats)
 
     @staticmethod
@@ -374,6 +383,8 @@ def _submit(n_jobs: int, fn, count: int):
     global _executor, _executor_size
     from concurrent.futures import ThreadPoolExecutor
 
+    if count <= 0:
+        return []
     with _executor_lock:
         if _executor is None or _executor_size < n_jobs:
             if _executor is not None:
@@ -383,9 +394,23 @@ def _submit(n_jobs: int, fn, count: int):
         return [_executor.submit(fn) for _ in range(count)]
 
 
-def _run_chunks(n_jobs: int, task, bounds):
-    """``[task(a, b) for a, b in bounds]`` on at most ``n_jobs`` pool threads (the pool may be
-    bigger: other callers' n_jobs), each taking the next chunk as it frees up."""
+def _wait_helpers(futures):
+    """Wait for the helpers that started (one not yet started never will take work: its future
+    is cancelled, so a helper the kernel has not scheduled yet holds nobody back), re-raising
+    the first one's error."""
+    for future in futures:
+        future.cancel()
+    for future in futures:
+        if not future.cancelled():
+            future.result()
+
+
+def _run_chunks(n_jobs: int, task, bounds, cancel=None):
+    """``[task(a, b) for a, b in bounds]`` on the calling thread and at most ``n_jobs - 1`` pool
+    threads (the pool may be bigger: other callers' n_jobs), each taking the next chunk as it
+    frees up.  The caller works too: waiting for a pool thread the kernel has descheduled (the
+    other core busy) made n_jobs=2 slower than n_jobs=1.  ``cancel`` (a one-byte bytearray
+    the tasks' kernels poll) is set when the caller stops, so pool threads stop too."""
     results = [None] * len(bounds)
     order = iter(range(len(bounds)))
     take = threading.Lock()
@@ -403,14 +428,48 @@ def _run_chunks(n_jobs: int, task, bounds):
                 stop.append(True)
                 raise
 
-    futures = _submit(n_jobs, runner, min(n_jobs, len(bounds)))
+    futures = []
     try:
-        for future in futures:
-            future.result()
+        futures = _submit(n_jobs, runner, min(n_jobs, len(bounds)) - 1)
+        runner()
+        _wait_helpers(futures)
     except BaseException:
         stop.append(True)
+        if cancel is not None:
+            cancel[0] = 1
         raise
     return results
+
+
+def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs):
+    """Examples start..stop-1 by the core on the calling thread and up to ``n_jobs - 1`` helpers
+    sharing one Engine.batch (see csrc/parallel.c); results identical to one Worker.run."""
+    batch = cs.engine.batch(predictions, references, start, stop, with_stats, n_jobs)
+
+    def helper():
+        worker = cs.acquire()
+        try:
+            batch.work(worker)
+        finally:
+            cs.release(worker)
+
+    futures = []
+    worker = cs.acquire()
+    try:
+        futures = _submit(n_jobs, helper, batch.threads() - 1)
+        out = batch.run(worker)
+        if out is None:
+            _wait_helpers(futures)   # re-raises the helper's error
+        for future in futures:
+            future.cancel()   # not started: nothing left for it
+    except BaseException:
+        batch.stop()
+        raise
+    finally:
+        cs.release(worker)
+    if out is None:   # a helper failed and its error did not come out of its future: cannot happen
+        raise RuntimeError("a scoring thread stopped without an error")
+    return out
 
 
 def _python_range(scorer, predictions, references, start, stop, with_stats, offset=0):
@@ -422,9 +481,9 @@ def _python_range(scorer, predictions, references, start, stop, with_stats, offs
     return scores, (stats if with_stats else None)
 
 
-def _compiled_range(scorer, cs, predictions, references, start, stop, with_stats):
+def _compiled_range(scorer, cs, predictions, references, start, stop, with_stats, cancel=None):
     try:
-        return cs.run(predictions, references, start, stop, with_stats)
+        return cs.run(predictions, references, start, stop, with_stats, cancel)
     except (TypeError, ValueError, UnicodeError):
         # Inputs the core rejects: the Python path either scores them or raises the canonical,
         # indexed error message.
@@ -471,11 +530,19 @@ def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: 
         predictions = list(predictions)
     if not isinstance(references, (list, tuple)):
         references = list(references)
-    if jobs == 1 or count <= _CHUNK:
+    if jobs == 1 or count < _PARALLEL_MIN:
+        return _compiled_range(scorer, cs, predictions, references, 0, count, with_statistics)
+    if type(cs) is _CompiledScorer:
+        try:
+            return _parallel_range(cs, predictions, references, 0, count, with_statistics, jobs)
+        except (TypeError, ValueError, UnicodeError):
+            pass   # chunk by chunk below: the Python path scores a chunk the core rejects, or names the error
+    if count <= _CHUNK:
         return _compiled_range(scorer, cs, predictions, references, 0, count, with_statistics)
     bounds = [(k, min(k + _CHUNK, count)) for k in range(0, count, _CHUNK)]
+    cancel = bytearray(1)   # set when the caller stops: the chunks running in pool threads stop
     parts = _run_chunks(jobs, lambda a, b: _compiled_range(scorer, cs, predictions, references, a, b,
-                                                           with_statistics), bounds)
+                                                           with_statistics, cancel), bounds, cancel)
     scores: List[Dict[str, Score]] = []
     stats: Optional[List] = [] if with_statistics else None
     for part_scores, part_stats in parts:

@@ -19,7 +19,8 @@ import sys
 import warnings
 
 ENV_FORCE_PYTHON = "ROUGE_FULL_METRIC_PURE_PYTHON"
-API_VERSION = 2   # the _core interface this module drives (2: Engine takes a native token filter)
+API_VERSION = 3   # the _core interface this module drives (2: Engine takes a native token filter;
+                  # 3: Engine.batch, Worker.run's cancel byte)
 
 FORCED_PYTHON = os.environ.get(ENV_FORCE_PYTHON, "").strip().lower() not in ("", "0", "false", "no")
 

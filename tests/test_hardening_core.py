@@ -131,32 +131,37 @@ def test_threads_with_different_n_jobs_share_the_pool():
 
 
 def test_n_jobs_bounds_the_threads_used():
-    """A call with n_jobs=2 after one with 16 keeps to 2 threads at a time."""
+    """A call with n_jobs=2 after one with 16 keeps to 2 threads at a time (the caller and one
+    helper: each scoring thread holds one Worker while it scores)."""
     running, peak, lock = [0], [0], threading.Lock()
-    original = batch._compiled_range
+    acquire, release = batch._CompiledScorer.acquire, batch._CompiledScorer.release
 
-    def counting(*args):
+    def counting_acquire(self):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        try:
-            time.sleep(0.01)
-            return original(*args)
-        finally:
-            with lock:
-                running[0] -= 1
+        time.sleep(0.01)   # a slow start: the other threads are all in by then
+        return acquire(self)
+
+    def counting_release(self, worker):
+        with lock:
+            running[0] -= 1
+        return release(self, worker)
 
     scorer = RougeScorer(["rouge1"])
     predictions = ["a b c"] * (20 * batch._CHUNK)
     if compiled_scorer(scorer) is None:
         pytest.skip("the pool runs only with the compiled core")
     score_batch(scorer, predictions, predictions, n_jobs=16)
-    batch._compiled_range = counting
+    time.sleep(0.1)   # its helpers that started after the work was gone have ended
+    batch._CompiledScorer.acquire, batch._CompiledScorer.release = counting_acquire, counting_release
     try:
         score_batch(scorer, predictions, predictions, n_jobs=2)
+        time.sleep(0.1)   # helpers that started late have released their Workers
     finally:
-        batch._compiled_range = original
-    assert peak[0] <= 2
+        batch._CompiledScorer.acquire, batch._CompiledScorer.release = acquire, release
+    assert 1 <= peak[0] <= 2
+    assert running[0] == 0
 
 
 # -- 3. skip-bigram memory and time --------------------------------------------------------------

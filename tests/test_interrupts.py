@@ -48,6 +48,14 @@ except KeyboardInterrupt:
 print("finished after %.2f s" % (time.time() - t0), flush=True)
 '''
 
+TWO_HUGE = r'''
+scorer = RougeScorer(["rougeL"], flavor="%s")
+preds, refs = ["a b c"] * 300, ["a b d"] * 300
+preds[0], refs[0], preds[256], refs[256] = text(600000), text(600000), text(600000), text(600000)
+def call(small):
+    scorer.score_batch(["a b c"] * 300 if small else preds, ["a b d"] * 300 if small else refs, n_jobs=2)
+'''
+
 CASES = {
     # one example, one sentence: the union LCS's back-trace table (lcs_marks, checkpointed)
     "rougeL_rouge155_one_example": r'''
@@ -78,6 +86,12 @@ refs = ["a b d"] * 10 + [text(600000)]
 def call(small):
     scorer.score_batch(preds[:2], refs[:2]) if small else scorer.score_batch(preds, refs)
 ''',
+    # n_jobs=2: two huge examples 256 apart (a chunk each, however the batch is cut), so that
+    # both threads are inside one when the signal comes; the one not running Python's signal
+    # handlers stops by the batch's cancel byte, else it would score on (seconds) and hold the exit
+    "rougeL_batch_n_jobs_2": TWO_HUGE % "rouge_score",
+    # the same through Python's chunks (flavor xlsum: batch._run_chunks, Worker.run's cancel byte)
+    "rougeL_xlsum_batch_n_jobs_2": TWO_HUGE % "xlsum",
     # score_matrix: one C call for the whole matrix
     "score_matrix_n_jobs_1": r'''
 scorer = RougeScorer(["rougeL"], flavor="rouge_score")

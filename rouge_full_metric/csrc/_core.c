@@ -11,7 +11,7 @@
  * can run on several threads with the GIL released.  The GIL is re-taken only to call the
  * Python token filter the first time a Worker sees a token the native filter (stop words and
  * the ROUGE-1.5.5 stemmer in C, flavors rouge155 and paper) does not handle, and to build the
- * result objects.
+ * result objects (with n_jobs > 1 only the calling thread builds them: parallel.c).
  */
 
 /*
@@ -63,6 +63,7 @@
 #include "scoring.c"
 #include "engine.c"
 #include "worker.c"
+#include "parallel.c"
 #include "pairwise.c"
 #include "bootstrap.c"
 #include "perl_cli.c"
@@ -161,11 +162,12 @@ static struct PyModuleDef coremodule = {
 PyMODINIT_FUNC PyInit__core(void) {
     init_tables();
     init_porter_classes();
-    if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&WorkerType) < 0) return NULL;
+    if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&WorkerType) < 0 ||
+        PyType_Ready(&BatchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
     /* compiled.py checks it before using a core built from another copy of the package */
-    if (PyModule_AddIntConstant(m, "API_VERSION", 2) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddIntConstant(m, "API_VERSION", 3) < 0) { Py_DECREF(m); return NULL; }
     Py_INCREF(Py_True);   /* xlsum_tokenize and Engine(tokenizer=...) exist */
     if (PyModule_AddObject(m, "XLSUM_TOKENIZER", Py_True) < 0) { Py_DECREF(Py_True); Py_DECREF(m); return NULL; }
     Py_INCREF(Py_True);   /* nltk_porter_stem and Engine(flavor "rouge_score", native="nltk_porter") exist */

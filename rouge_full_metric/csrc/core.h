@@ -179,7 +179,9 @@ typedef struct {
     int stop;
 } WorkerObject;
 
-typedef struct Ctx { WorkerObject *w; PyThreadState *ts; int nogil; int err; } Ctx;
+/* helper: a thread that is not the caller's; it leaves Python's signal handlers (which only the
+ * main thread runs) to the caller and learns of Ctrl-C by the cancel byte */
+typedef struct Ctx { WorkerObject *w; PyThreadState *ts; int nogil; int err; int helper; } Ctx;
 
 static PyTypeObject EngineType;
 static PyTypeObject WorkerType;

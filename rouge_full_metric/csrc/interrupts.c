@@ -34,6 +34,7 @@ static int64_t monotonic_ms(void) {
 
 /* 0, or -1 with the signal handler's exception set and c->err = ERR_PY. */
 static int poll_signals(Ctx *c, int64_t *last) {
+    if (c->helper) return 0;
     int64_t now = monotonic_ms();
     if (now - *last < SIGNAL_MS) return 0;
     *last = now;
@@ -63,6 +64,7 @@ static void poll_begin_nogil(WorkerObject *w, Ctx *c, PyObject *cancel) {
     c->w = w;
     c->nogil = 1;
     c->err = 0;
+    c->helper = 0;
     c->ts = PyEval_SaveThread();
     poll_begin(w, c, cancel ? (const volatile unsigned char *)PyByteArray_AS_STRING(cancel) : NULL);
 }

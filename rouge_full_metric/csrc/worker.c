@@ -124,162 +124,203 @@ static inline PyObject *num(double x, int as_int) {
     return as_int ? PyLong_FromLongLong((long long)x) : PyFloat_FromDouble(x);
 }
 
-/* run(predictions, references, start, stop, with_stats) -> (scores, stats or None)
- * scores: [{type: Score}], stats: [{type: [PairStats per reference]}] for examples
- * start..stop-1. */
-static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
-    PyObject *preds, *refs;
-    Py_ssize_t start, stop;
-    int with_stats;
-    if (!PyArg_ParseTuple(args, "OOnnp", &preds, &refs, &start, &stop, &with_stats)) return NULL;
-    if (w->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "Worker is already running (one thread per Worker)");
-        return NULL;
-    }
-    EngineObject *e = w->eng;
-    PyObject *pseq = PySequence_Fast(preds, "predictions must be a sequence");
-    if (!pseq) return NULL;
-    PyObject *rseq = PySequence_Fast(refs, "references must be a sequence");
-    if (!rseq) { Py_DECREF(pseq); return NULL; }
-    if (start < 0) start = 0;
-    if (stop > PySequence_Fast_GET_SIZE(pseq)) stop = PySequence_Fast_GET_SIZE(pseq);
-    if (stop > PySequence_Fast_GET_SIZE(rseq)) stop = PySequence_Fast_GET_SIZE(rseq);
-    Py_ssize_t count = stop > start ? stop - start : 0;
-    PyObject *keep = PyList_New(0);
-    PyObject *result = NULL, *scores_list = NULL, *stats_list = NULL;
-    int gc_was_enabled = 0;
-    Src *srcs = NULL;
-    Span *items = NULL;
-    Py_ssize_t nsrc = 0, srccap = 0, nitems = 0, itemcap = 0;
-    Py_ssize_t *exoff = (Py_ssize_t *)malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
-    if (!keep || !exoff) { PyErr_NoMemory(); goto fail; }
-    w->busy = 1;
+/* The texts of examples start..start+count-1 as byte spans (phase 1 of a run, with the GIL):
+ * srcs[exoff[i]] is example i's prediction, srcs[exoff[i]+1..exoff[i+1]-1] its references; keep
+ * holds what the spans point into. */
+typedef struct {
+    PyObject *keep;
+    Src *srcs; Span *items; Py_ssize_t *exoff;
+    Py_ssize_t count, nsrc, srccap, nitems, itemcap;
+} Texts;
 
-    /* phase 1 (GIL): the texts as byte spans */
+static void texts_free(Texts *t) {
+    Py_CLEAR(t->keep);
+    free(t->srcs); free(t->items); free(t->exoff);
+    t->srcs = NULL; t->items = NULL; t->exoff = NULL;
+}
+
+/* 0, or -1 with an exception set (t is then freed by the caller with texts_free). */
+static int texts_read(EngineObject *e, PyObject *pseq, PyObject *rseq, Py_ssize_t start, Py_ssize_t count,
+                      Texts *t) {
+    memset(t, 0, sizeof(*t));
+    t->count = count;
+    t->keep = PyList_New(0);
+    t->exoff = (Py_ssize_t *)malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
+    if (!t->keep || !t->exoff) { PyErr_NoMemory(); return -1; }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *p = PySequence_Fast_GET_ITEM(pseq, start + i);
         PyObject *r = PySequence_Fast_GET_ITEM(rseq, start + i);
-        exoff[i] = nsrc;
+        t->exoff[i] = t->nsrc;
         Py_ssize_t nref;
         PyObject *rt = NULL;
         if (PyUnicode_Check(r) || PyBytes_Check(r) || PyByteArray_Check(r)) nref = 1;
         else if (PyList_Check(r) || PyTuple_Check(r)) {
             rt = PySequence_Tuple(r);
-            if (!rt) goto fail;
-            if (PyList_Append(keep, rt)) { Py_DECREF(rt); goto fail; }
+            if (!rt) return -1;
+            if (PyList_Append(t->keep, rt)) { Py_DECREF(rt); return -1; }
             Py_DECREF(rt);
             nref = PyTuple_GET_SIZE(rt);
-            if (nref == 0) { PyErr_SetString(PyExc_ValueError, "references is empty"); goto fail; }
-        } else { PyErr_SetString(PyExc_TypeError, "references must be str or list"); goto fail; }
-        if (grow((void **)&srcs, &srccap, nsrc + 1 + nref, sizeof(Src))) { PyErr_NoMemory(); goto fail; }
-        if (text_spans(e, p, &srcs[nsrc++], &items, &nitems, &itemcap, keep)) goto fail;
+            if (nref == 0) { PyErr_SetString(PyExc_ValueError, "references is empty"); return -1; }
+        } else { PyErr_SetString(PyExc_TypeError, "references must be str or list"); return -1; }
+        if (grow((void **)&t->srcs, &t->srccap, t->nsrc + 1 + nref, sizeof(Src))) { PyErr_NoMemory(); return -1; }
+        if (text_spans(e, p, &t->srcs[t->nsrc++], &t->items, &t->nitems, &t->itemcap, t->keep)) return -1;
         for (Py_ssize_t k = 0; k < nref; k++) {
             PyObject *x = rt ? PyTuple_GET_ITEM(rt, k) : r;
-            if (text_spans(e, x, &srcs[nsrc++], &items, &nitems, &itemcap, keep)) goto fail;
+            if (text_spans(e, x, &t->srcs[t->nsrc++], &t->items, &t->nitems, &t->itemcap, t->keep)) return -1;
         }
     }
-    exoff[count] = nsrc;
-    Py_ssize_t nstats = (nsrc - count) * e->ntypes;
-    if (grow((void **)&w->stats, &w->statscap, nstats + 1, sizeof(PS)) ||
-        grow((void **)&w->scores, &w->scorescap, count * e->ntypes + 1, sizeof(SC))) { PyErr_NoMemory(); goto fail; }
+    t->exoff[count] = t->nsrc;
+    return 0;
+}
 
-    /* phase 2 (no GIL): tokenize, count, match, combine */
+/* Where example i's per-reference statistics start in a run's stats array. */
+static inline Py_ssize_t stats_offset(const Texts *t, Py_ssize_t i, int ntypes) {
+    return (t->exoff[i] - i) * ntypes;
+}
+
+/* Phase 2 (GIL released, c->nogil): tokenize, count, match and combine examples a..b-1 into
+ * stats / scores (indexed as stats_offset and i * ntypes).  Stops with c->err set, or with
+ * w->stop after Ctrl-C / the cancel byte.  signals: this thread runs Python's signal handlers
+ * between examples (only the calling thread; helpers learn of Ctrl-C by the cancel byte). */
+static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, Py_ssize_t b, PS *stats, SC *scores,
+                        int signals) {
+    EngineObject *e = w->eng;
+    for (Py_ssize_t i = a; i < b && !c->err; i++) {
+        Py_ssize_t ntext = t->exoff[i + 1] - t->exoff[i], M = ntext - 1;
+        if (signals && (i - a) % SIGNAL_EVERY == SIGNAL_EVERY - 1 && poll_signals(c, &w->poll_last)) break;
+        if (w->cancel && *w->cancel) { worker_poll_slow(w); break; }
+        if (w->in.nent > INTERN_RESET_LIMIT || w->in.alen > INTERN_RESET_BYTES) {
+            /* every per-vocabulary array is back to its neutral value between examples */
+            interner_free(&w->in);
+            memset(w->front, 0, sizeof(Front) << FRONT_BITS);
+        }
+        if (grow((void **)&w->tb, &w->tbcap, ntext, sizeof(TextBuf))) { c->err = ERR_NOMEM; break; }
+        if (w->ntb < w->tbcap) {
+            memset(w->tb + w->ntb, 0, (size_t)(w->tbcap - w->ntb) * sizeof(TextBuf));
+            w->ntb = w->tbcap;
+        }
+        for (Py_ssize_t k = 0; k < ntext && !c->err; k++)
+            read_text(c, &t->srcs[t->exoff[i] + k], t->items, &w->tb[k]);
+        if (c->err) break;
+        if (ensure_vocab(w)) { c->err = ERR_NOMEM; break; }
+        PS *st = stats + stats_offset(t, i, e->ntypes);
+        if (example_stats(w, w->tb, M, st)) { c->err = ERR_NOMEM; break; }
+        if (w->stop) break;   /* Ctrl-C inside the example: c->err is set */
+        if (grow((void **)&w->tmp, &w->tmpcap, M + 1, sizeof(PS))) { c->err = ERR_NOMEM; break; }
+        for (int ti = 0; ti < e->ntypes; ti++) {
+            double weight = e->types[ti].kind == K_W ? e->types[ti].weight : 0.0;
+            int by_recall = e->flavor == FLAVOR_PAPER && e->types[ti].kind == K_N;
+            scores[i * e->ntypes + ti] = reduce_scores(e, st + (Py_ssize_t)ti * M, M, weight, w->tmp, by_recall);
+        }
+    }
+}
+
+/* Phase 3 (GIL): the Python objects of examples a..b-1 into scores_list[i] (and stats_list[i]
+ * unless NULL).  Nothing built here can form a cycle, so the collector is paused rather than
+ * run over the growing result again and again.  0, or -1 with an exception set. */
+static int build_range(EngineObject *e, const Texts *t, Py_ssize_t a, Py_ssize_t b, const PS *stats,
+                       const SC *scores, PyObject *scores_list, PyObject *stats_list) {
+    int gc_was_enabled = PyGC_Disable(), rc = -1;
+    for (Py_ssize_t i = a; i < b; i++) {
+        Py_ssize_t M = t->exoff[i + 1] - t->exoff[i] - 1, soff = stats_offset(t, i, e->ntypes);
+        PyObject *d = PyDict_New();
+        if (!d) goto end;
+        PyList_SET_ITEM(scores_list, i, d);
+        PyObject *sd = NULL;
+        if (stats_list) {
+            if (!(sd = PyDict_New())) goto end;
+            PyList_SET_ITEM(stats_list, i, sd);
+        }
+        for (int ti = 0; ti < e->ntypes; ti++) {
+            SC s = scores[i * e->ntypes + ti];
+            PyObject *sc = make_tuple(e->score_type, PyFloat_FromDouble(s.p), PyFloat_FromDouble(s.r),
+                                      PyFloat_FromDouble(s.f), NULL);
+            if (!sc) goto end;
+            int failed = PyDict_SetItem(d, e->types[ti].name, sc);
+            Py_DECREF(sc);
+            if (failed) goto end;
+            if (!sd) continue;
+            int ints = e->types[ti].kind != K_W;
+            PyObject *lst = PyList_New(M);
+            if (!lst) goto end;
+            for (Py_ssize_t r = 0; r < M; r++) {
+                const PS *p = &stats[soff + (Py_ssize_t)ti * M + r];
+                PyObject *tp = make_tuple(e->stats_type, num(p->h, ints), num(p->rc, ints), num(p->pc, ints),
+                                          PyFloat_FromDouble(p->sel));
+                if (!tp) { Py_DECREF(lst); goto end; }
+                PyList_SET_ITEM(lst, r, tp);
+            }
+            failed = PyDict_SetItem(sd, e->types[ti].name, lst);
+            Py_DECREF(lst);
+            if (failed) goto end;
+        }
+    }
+    rc = 0;
+end:
+    if (gc_was_enabled) PyGC_Enable();
+    return rc;
+}
+
+/* Two sequences of the same examples, clipped: start..*stop-1 exist in both. */
+static int run_sequences(PyObject *preds, PyObject *refs, PyObject **pseq, PyObject **rseq, Py_ssize_t *start,
+                         Py_ssize_t *stop) {
+    *pseq = PySequence_Fast(preds, "predictions must be a sequence");
+    if (!*pseq) return -1;
+    *rseq = PySequence_Fast(refs, "references must be a sequence");
+    if (!*rseq) { Py_CLEAR(*pseq); return -1; }
+    if (*start < 0) *start = 0;
+    if (*stop > PySequence_Fast_GET_SIZE(*pseq)) *stop = PySequence_Fast_GET_SIZE(*pseq);
+    if (*stop > PySequence_Fast_GET_SIZE(*rseq)) *stop = PySequence_Fast_GET_SIZE(*rseq);
+    if (*stop < *start) *stop = *start;
+    return 0;
+}
+
+/* run(predictions, references, start, stop, with_stats, cancel=None) -> (scores, stats or None)
+ * scores: [{type: Score}], stats: [{type: [PairStats per reference]}] for examples
+ * start..stop-1.  cancel: a bytearray of one byte; another thread sets it to stop this run
+ * (KeyboardInterrupt) within a millisecond or so. */
+static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
+    PyObject *preds, *refs, *pseq, *rseq, *cancel = NULL;
+    Py_ssize_t start, stop;
+    int with_stats;
+    if (!PyArg_ParseTuple(args, "OOnnp|O!", &preds, &refs, &start, &stop, &with_stats, &PyByteArray_Type, &cancel))
+        return NULL;
+    if (cancel && PyByteArray_GET_SIZE(cancel) < 1) { PyErr_SetString(PyExc_ValueError, "cancel: need one byte"); return NULL; }
+    if (w->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Worker is already running (one thread per Worker)");
+        return NULL;
+    }
+    EngineObject *e = w->eng;
+    if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) return NULL;
+    Py_ssize_t count = stop - start;
+    PyObject *result = NULL, *scores_list = NULL, *stats_list = NULL;
+    Texts t;
+    w->busy = 1;
+    if (texts_read(e, pseq, rseq, start, count, &t)) goto fail;
+    if (grow((void **)&w->stats, &w->statscap, (t.nsrc - count) * e->ntypes + 1, sizeof(PS)) ||
+        grow((void **)&w->scores, &w->scorescap, count * e->ntypes + 1, sizeof(SC))) { PyErr_NoMemory(); goto fail; }
     {
         Ctx c = {w, NULL, 1, 0};
         c.ts = PyEval_SaveThread();
-        poll_begin(w, &c, NULL);
-        Py_ssize_t soff = 0;
-        for (Py_ssize_t i = 0; i < count && !c.err; i++) {
-            Py_ssize_t ntext = exoff[i + 1] - exoff[i], M = ntext - 1;
-            if (i % SIGNAL_EVERY == SIGNAL_EVERY - 1 && poll_signals(&c, &w->poll_last)) break;
-            if (w->in.nent > INTERN_RESET_LIMIT || w->in.alen > INTERN_RESET_BYTES) {
-                /* every per-vocabulary array is back to its neutral value between examples */
-                interner_free(&w->in);
-                memset(w->front, 0, sizeof(Front) << FRONT_BITS);
-            }
-            if (grow((void **)&w->tb, &w->tbcap, ntext, sizeof(TextBuf))) { c.err = ERR_NOMEM; break; }
-            if (w->ntb < w->tbcap) {
-                memset(w->tb + w->ntb, 0, (size_t)(w->tbcap - w->ntb) * sizeof(TextBuf));
-                w->ntb = w->tbcap;
-            }
-            for (Py_ssize_t k = 0; k < ntext && !c.err; k++)
-                read_text(&c, &srcs[exoff[i] + k], items, &w->tb[k]);
-            if (c.err) break;
-            if (ensure_vocab(w)) { c.err = ERR_NOMEM; break; }
-            PS *st = w->stats + soff;
-            if (example_stats(w, w->tb, M, st)) { c.err = ERR_NOMEM; break; }
-            if (w->stop) break;   /* Ctrl-C inside the example: c.err is set */
-            if (grow((void **)&w->tmp, &w->tmpcap, M + 1, sizeof(PS))) { c.err = ERR_NOMEM; break; }
-            for (int ti = 0; ti < e->ntypes; ti++) {
-                double weight = e->types[ti].kind == K_W ? e->types[ti].weight : 0.0;
-                int by_recall = e->flavor == FLAVOR_PAPER && e->types[ti].kind == K_N;
-                w->scores[i * e->ntypes + ti] = reduce_scores(e, st + (Py_ssize_t)ti * M, M, weight, w->tmp,
-                                                              by_recall);
-            }
-            soff += M * e->ntypes;
-        }
+        poll_begin(w, &c, cancel ? (const volatile unsigned char *)PyByteArray_AS_STRING(cancel) : NULL);
+        score_range(&c, w, &t, 0, count, w->stats, w->scores, 1);
         poll_end(w);
         PyEval_RestoreThread(c.ts);
         if (c.err == ERR_NOMEM) { PyErr_NoMemory(); goto fail; }
         if (c.err) goto fail;
     }
-
-    /* phase 3 (GIL): Python objects; nothing built here can form a cycle, so the collector
-     * is paused rather than run over the growing result again and again */
-    gc_was_enabled = PyGC_Disable();
     scores_list = PyList_New(count);
     if (!scores_list) goto fail;
     if (with_stats && !(stats_list = PyList_New(count))) goto fail;
-    {
-        Py_ssize_t soff = 0;
-        for (Py_ssize_t i = 0; i < count; i++) {
-            Py_ssize_t M = exoff[i + 1] - exoff[i] - 1;
-            PyObject *d = PyDict_New();
-            if (!d) goto fail;
-            PyList_SET_ITEM(scores_list, i, d);
-            PyObject *sd = NULL;
-            if (with_stats) {
-                if (!(sd = PyDict_New())) goto fail;
-                PyList_SET_ITEM(stats_list, i, sd);
-            }
-            for (int ti = 0; ti < e->ntypes; ti++) {
-                SC s = w->scores[i * e->ntypes + ti];
-                PyObject *sc = make_tuple(e->score_type, PyFloat_FromDouble(s.p), PyFloat_FromDouble(s.r),
-                                          PyFloat_FromDouble(s.f), NULL);
-                if (!sc) goto fail;
-                int rc = PyDict_SetItem(d, e->types[ti].name, sc);
-                Py_DECREF(sc);
-                if (rc) goto fail;
-                if (!with_stats) continue;
-                int ints = e->types[ti].kind != K_W;
-                PyObject *lst = PyList_New(M);
-                if (!lst) goto fail;
-                for (Py_ssize_t r = 0; r < M; r++) {
-                    PS *p = &w->stats[soff + (Py_ssize_t)ti * M + r];
-                    PyObject *t = make_tuple(e->stats_type, num(p->h, ints), num(p->rc, ints), num(p->pc, ints),
-                                             PyFloat_FromDouble(p->sel));
-                    if (!t) { Py_DECREF(lst); goto fail; }
-                    PyList_SET_ITEM(lst, r, t);
-                }
-                rc = PyDict_SetItem(sd, e->types[ti].name, lst);
-                Py_DECREF(lst);
-                if (rc) goto fail;
-            }
-            soff += M * e->ntypes;
-        }
-    }
+    if (build_range(e, &t, 0, count, w->stats, w->scores, scores_list, stats_list)) goto fail;
     result = PyTuple_Pack(2, scores_list, with_stats ? stats_list : Py_None);
 fail:
-    if (gc_was_enabled) PyGC_Enable();
     w->busy = 0;
     Py_XDECREF(scores_list);
     Py_XDECREF(stats_list);
-    Py_XDECREF(keep);
+    texts_free(&t);
     Py_DECREF(pseq);
     Py_DECREF(rseq);
-    free(srcs);
-    free(items);
-    free(exoff);
     return result;
 }
 
@@ -346,7 +387,8 @@ static PyObject *Worker_skip_arena(WorkerObject *w, PyObject *arg) {
 
 static PyMethodDef Worker_methods[] = {
     {"run", (PyCFunction)Worker_run, METH_VARARGS,
-     "run(predictions, references, start, stop, with_stats) -> (scores, stats or None)"},
+     "run(predictions, references, start, stop, with_stats, cancel=None) -> (scores, stats or None);\n"
+     "cancel: a one-byte bytearray another thread sets to stop the run (KeyboardInterrupt)."},
     {"tokens", (PyCFunction)Worker_tokens, METH_O,
      "tokens(text) -> (joined tokens, sentence ends, sentence-reader tokens, flat tokens)"},
     {"vocabulary_size", (PyCFunction)Worker_vocabulary_size, METH_NOARGS, "Entries in the token cache."},

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""score_batch with n_jobs=2 against n_jobs=1, with the second core free and with it busy.
+
+Workloads (bench.py's, seeded): news (11,490 pairs, ~60 tokens a side) and long (2,000 pairs of
+200-300 tokens); type set rouge1, rouge2, rougeL, rougeLsum in flavor rouge_score (bench.py's
+"rouge_score set"), warm (one untimed call first) and cold (a new scorer each run: empty token
+caches, each thread's Worker filling its own).  n_jobs=1 and n_jobs=2 alternate run by run
+(the order flips every run), and the medians of wall and CPU time (time.process_time: every thread
+of this process) are printed with the ratio wall(n_jobs=1) / wall(n_jobs=2): above 1 is a gain.
+
+"busy": another process spins on a core for the whole measurement (``python -c "while True:
+pass"``, not pinned: the kernel places it, as it would a neighbour's job), so that n_jobs=2 has
+one free core and a half, n_jobs=1 one.  "free": nothing started by this script; other jobs on the
+machine are not controlled, so the load average is printed before each condition.  "onecore":
+every thread of this process pinned to one CPU (Linux), so that n_jobs=2 has nothing more than
+n_jobs=1: the cost of the threads alone, which the machine's other jobs change much less than
+they change "free" and "busy" (n_jobs must never cost: the target is >= 0.97x there too).
+
+Usage: python benchmarks/bench_njobs.py [--runs 9] [--only news,long] [--conditions free,busy,onecore]
+       [--types rouge1,rouge2,rougeL,rougeLsum] [--flavor rouge_score]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+from bench import RS_TYPES, workload  # noqa: E402
+
+
+def load():
+    return "load average %.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "load average n/a"
+
+
+def pin_threads(cpus):
+    """Every thread of this process (the pool's too) on ``cpus``; threads started later inherit
+    the calling thread's set."""
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:   # a thread that ended meanwhile
+            pass
+
+
+def measure(score, runs):
+    """{n_jobs: ([wall], [cpu])}, n_jobs 1 and 2 interleaved, the first of each pair alternating."""
+    times = {1: ([], []), 2: ([], [])}
+    for r in range(runs):
+        for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
+            c0, w0 = time.process_time(), time.perf_counter()
+            score(jobs)
+            times[jobs][0].append(time.perf_counter() - w0)
+            times[jobs][1].append(time.process_time() - c0)
+    return times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--only", default="news,long")
+    ap.add_argument("--conditions", default="free,busy,onecore")
+    ap.add_argument("--types", default=",".join(RS_TYPES))
+    ap.add_argument("--flavor", default="rouge_score")
+    a = ap.parse_args()
+
+    from rouge_full_metric import RougeScorer, compiled
+
+    print("backend: %s; %d cores; types %s, flavor %s; median of %d interleaved runs after a warm-up"
+          % (compiled.backend(), os.cpu_count() or 1, a.types, a.flavor, a.runs))
+    types = a.types.split(",")
+    scorer = RougeScorer(types, flavor=a.flavor)
+    data = {name: workload(name) for name in a.only.split(",")}
+    print("%-10s %-5s | %9s %9s | %9s %9s | %13s %11s" % ("", "core", "wall 1", "wall 2", "CPU 1", "CPU 2",
+                                                      "speed-up 2/1", "CPU 2/1"))
+    for condition in a.conditions.split(","):
+        spinner = None
+        pinned = None
+        if condition == "onecore":
+            if not hasattr(os, "sched_setaffinity"):
+                print("-- onecore: no sched_setaffinity here, skipped")
+                continue
+            pinned = os.sched_getaffinity(0)
+            pin_threads({min(pinned)})
+        elif condition == "busy":
+            spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            time.sleep(0.5)   # running before the first timing
+        elif condition != "free":
+            raise SystemExit("conditions: free, busy, onecore")
+        try:
+            what = {"free": "second core free (nothing started by this script)",
+                    "busy": "second core busy (a spinning process started by this script)",
+                    "onecore": "all threads pinned to one CPU"}[condition]
+            print("-- %s; %s" % (what, load()), flush=True)
+            for name, (preds, refs) in data.items():
+                if scorer.score_batch(preds, refs, n_jobs=2) != scorer.score_batch(preds, refs):
+                    raise SystemExit("n_jobs=2 differs from n_jobs=1 on %s" % name)
+                for state in ("warm", "cold"):
+                    def score(jobs):
+                        fresh = RougeScorer(types, flavor=a.flavor) if state == "cold" else scorer
+                        fresh.score_batch(preds, refs, n_jobs=jobs)
+                    t = measure(score, a.runs)
+                    w1, c1 = statistics.median(t[1][0]), statistics.median(t[1][1])
+                    w2, c2 = statistics.median(t[2][0]), statistics.median(t[2][1])
+                    print("%-10s %-5s | %8.3fs %8.3fs | %8.3fs %8.3fs | %12.2fx %10.2fx"
+                          % (name + " " + state, condition, w1, w2, c1, c2, w1 / w2, c2 / c1), flush=True)
+        finally:
+            if spinner is not None:
+                spinner.kill()
+                spinner.wait()
+            if pinned is not None:
+                pin_threads(pinned)
+    print("after: %s" % load())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,359 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own. */
+
+/* ------------------------------------------------------------------------------------------ */
+/* One batch scored by several threads (score_batch with n_jobs > 1)                            */
+/*
+ * A pool thread per chunk that took the GIL twice per chunk (to read its texts, to build its
+ * results) stalled behind any GIL holder the kernel had descheduled: on a machine whose other
+ * core was busy, n_jobs=2 ran slower than n_jobs=1.  Here the caller reads every text once
+ * (phase 1), then it and the helpers take chunks from a shared counter and score them with the
+ * GIL released (phase 2); only the caller builds results (phase 3), between its own chunks, so
+ * a helper never waits for the GIL and the caller never waits for a helper until nothing is left
+ * to take.  Chunks shrink as the batch drains (a share of the remaining bytes, within bounds):
+ * a helper the kernel parks then holds back one small chunk at the end, not a big one.  The
+ * cancel byte stops every thread within a millisecond or so when the caller is interrupted.
+ */
+
+/* A helper on the CPU the caller runs on (the other one busy with another job) would only
+ * take turns with the caller there, each thread evicting the other's token cache from the
+ * core's L2: 7-32 % more CPU for no gain (benchmarks/bench_njobs.py, one CPU).  On Linux it
+ * waits instead, off the CPU, until the kernel places it elsewhere or the batch is done. */
+#if defined(__linux__)
+#include <sched.h>
+#include <time.h>
+#define SAME_CPU_CHECK 1
+#define SAME_CPU_WAIT_NS 1000000L
+/* ... but not while the caller makes no progress (descheduled, or not started): after this many
+ * waits without a chunk of the caller's, the helper takes one */
+#define SAME_CPU_PATIENCE 100
+#endif
+
+/* Bytes of text per chunk: small enough to finish together (16 KiB: ~20 news pairs, ~0.2 ms),
+ * big enough that taking a chunk and the caller's GIL round trip between chunks vanish. */
+#define CHUNK_MIN_BYTES ((Py_ssize_t)16 << 10)
+#define CHUNK_MAX_BYTES ((Py_ssize_t)256 << 10)
+/* a chunk is at most 1/(CHUNK_SPLIT * threads) of what is left */
+#define CHUNK_SPLIT 4
+
+typedef struct {
+    PyObject_HEAD
+    EngineObject *eng;
+    Texts t;
+    Py_ssize_t *ends;               /* bytes of text (+1 per example) in examples 0..i-1 */
+    PS *stats; SC *scores;          /* every example's, written by whichever thread scores it */
+    PyObject *scores_list, *stats_list;
+    int nthreads;
+    PyThread_type_lock lock;        /* guards next, inflight, done, ndone, failed, idle_released */
+    Py_ssize_t next;                /* first example no thread has taken */
+    Py_ssize_t inflight;            /* chunks being scored */
+    Py_ssize_t *done; Py_ssize_t ndone, donecap;   /* finished chunks as (first, stop) pairs */
+    Py_ssize_t built;               /* done chunks the caller has built */
+    int failed;                     /* a thread stopped with an error: nobody takes more */
+    volatile unsigned char cancel;  /* set by the caller when it stops (Ctrl-C, an error) */
+    PyThread_type_lock idle;        /* held until no chunk is left or in flight */
+    int idle_released, caller_started;
+    volatile int caller_cpu;        /* where the caller last took a chunk (-1: unknown) */
+    volatile Py_ssize_t caller_beat; /* chunks the caller has taken */
+} BatchObject;
+
+static PyTypeObject BatchType;
+
+static void Batch_dealloc(BatchObject *b) {
+    texts_free(&b->t);
+    free(b->ends); free(b->stats); free(b->scores); free(b->done);
+    Py_XDECREF(b->scores_list);
+    Py_XDECREF(b->stats_list);
+    Py_XDECREF(b->eng);
+    if (b->lock) PyThread_free_lock(b->lock);
+    if (b->idle) {
+        if (!b->idle_released) PyThread_release_lock(b->idle);
+        PyThread_free_lock(b->idle);
+    }
+    PyObject_Free(b);
+}
+
+/* Under b->lock: once nothing is left to take (or taking stopped) and nothing is in flight, the
+ * caller's wait ends. */
+static void batch_check_idle(BatchObject *b) {
+    if (!b->idle_released && b->inflight == 0 && (b->next >= b->t.count || b->failed || b->cancel)) {
+        b->idle_released = 1;
+        PyThread_release_lock(b->idle);
+    }
+}
+
+/* The next chunk [*first, *stop), or 0 when none is left (or the batch stopped). */
+static int batch_take(BatchObject *b, Py_ssize_t *first, Py_ssize_t *stop) {
+    int ok = 0;
+    PyThread_acquire_lock(b->lock, WAIT_LOCK);
+    Py_ssize_t s = b->next, n = b->t.count;
+    if (!b->failed && !b->cancel && s < n) {
+        Py_ssize_t want = (b->ends[n] - b->ends[s]) / (CHUNK_SPLIT * b->nthreads);
+        if (want < CHUNK_MIN_BYTES) want = CHUNK_MIN_BYTES;
+        if (want > CHUNK_MAX_BYTES) want = CHUNK_MAX_BYTES;
+        /* the first e > s with ends[e] - ends[s] >= want, or n */
+        Py_ssize_t lo = s + 1, hi = n;
+        while (lo < hi) {
+            Py_ssize_t mid = lo + (hi - lo) / 2;
+            if (b->ends[mid] - b->ends[s] >= want) hi = mid;
+            else lo = mid + 1;
+        }
+        *first = s;
+        *stop = lo;
+        b->next = lo;
+        b->inflight++;
+        ok = 1;
+    }
+    PyThread_release_lock(b->lock);
+    return ok;
+}
+
+/* A helper: wait (off the CPU) while it shares the caller's CPU and chunks are left. */
+static void batch_keep_off_caller_cpu(BatchObject *b, WorkerObject *w) {
+#ifdef SAME_CPU_CHECK
+    Py_ssize_t beat = b->caller_beat;
+    for (int waits = 0;; waits++) {
+        int cpu = b->caller_cpu;
+        if (cpu < 0 || sched_getcpu() != cpu || (w->cancel && *w->cancel)) return;
+        if (waits >= SAME_CPU_PATIENCE) {
+            if (b->caller_beat == beat) return;
+            beat = b->caller_beat;
+            waits = 0;
+        }
+        PyThread_acquire_lock(b->lock, WAIT_LOCK);
+        int left = !b->failed && !b->cancel && b->next < b->t.count;
+        PyThread_release_lock(b->lock);
+        if (!left) return;
+        struct timespec pause = {0, SAME_CPU_WAIT_NS};
+        nanosleep(&pause, NULL);
+    }
+#else
+    (void)b; (void)w;
+#endif
+}
+
+/* A chunk ends (ok: scored); -1 when it could not be recorded (no memory). */
+static int batch_done(BatchObject *b, Py_ssize_t first, Py_ssize_t stop, int ok) {
+    int rc = 0;
+    PyThread_acquire_lock(b->lock, WAIT_LOCK);
+    b->inflight--;
+    if (ok && grow((void **)&b->done, &b->donecap, 2 * (b->ndone + 1), sizeof(Py_ssize_t))) ok = 0, rc = -1;
+    if (ok) {
+        b->done[2 * b->ndone] = first;
+        b->done[2 * b->ndone + 1] = stop;
+        b->ndone++;
+    } else {
+        b->failed = 1;
+    }
+    batch_check_idle(b);
+    PyThread_release_lock(b->lock);
+    return rc;
+}
+
+/* The caller (GIL held): Python objects of every chunk finished since its last call. */
+static int batch_build_done(BatchObject *b) {
+    for (;;) {
+        Py_ssize_t first, stop;
+        PyThread_acquire_lock(b->lock, WAIT_LOCK);
+        int more = b->built < b->ndone;
+        if (more) {
+            first = b->done[2 * b->built];
+            stop = b->done[2 * b->built + 1];
+            b->built++;
+        }
+        PyThread_release_lock(b->lock);
+        if (!more) return 0;
+        if (build_range(b->eng, &b->t, first, stop, b->stats, b->scores, b->scores_list, b->stats_list)) return -1;
+    }
+}
+
+/* Chunks until none is left (GIL released); the caller builds what is done between its chunks.
+ * Ends with c->err set when this thread failed or was stopped. */
+static void batch_work(BatchObject *b, WorkerObject *w, Ctx *c, int caller) {
+    Py_ssize_t first, stop;
+    for (;;) {
+#ifdef SAME_CPU_CHECK
+        if (caller) {
+            b->caller_cpu = sched_getcpu();
+            b->caller_beat++;
+        }
+#endif
+        if (!caller) batch_keep_off_caller_cpu(b, w);
+        if (c->err || !batch_take(b, &first, &stop)) break;
+        score_range(c, w, &b->t, first, stop, b->stats, b->scores, caller);
+        if (batch_done(b, first, stop, !c->err) && !c->err) c->err = ERR_NOMEM;
+        if (caller && !c->err) {
+            PyEval_RestoreThread(c->ts);
+            if (batch_build_done(b)) c->err = ERR_PY;
+            c->ts = PyEval_SaveThread();
+        }
+    }
+}
+
+static WorkerObject *batch_worker(BatchObject *b, PyObject *wo) {
+    if (!PyObject_TypeCheck(wo, &WorkerType) || ((WorkerObject *)wo)->eng != b->eng) {
+        PyErr_SetString(PyExc_TypeError, "worker: a Worker of the batch's Engine");
+        return NULL;
+    }
+    WorkerObject *w = (WorkerObject *)wo;
+    if (w->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "Worker is already running (one thread per Worker)");
+        return NULL;
+    }
+    return w;
+}
+
+static void batch_stop(BatchObject *b) {
+    PyThread_acquire_lock(b->lock, WAIT_LOCK);
+    b->cancel = 1;
+    b->failed = 1;
+    PyThread_release_lock(b->lock);
+}
+
+/* work(worker): a helper thread's share; None (also when the caller stopped the batch). */
+static PyObject *Batch_work(BatchObject *b, PyObject *wo) {
+    WorkerObject *w = batch_worker(b, wo);
+    if (!w) return NULL;
+    w->busy = 1;
+    Ctx c = {w, NULL, 1, 0, 1};
+    c.ts = PyEval_SaveThread();
+    poll_begin(w, &c, &b->cancel);
+    batch_work(b, w, &c, 0);
+    poll_end(w);
+    PyEval_RestoreThread(c.ts);
+    w->busy = 0;
+    if (!c.err) Py_RETURN_NONE;
+    if (b->cancel) {   /* the caller's KeyboardInterrupt (or error) is the one that counts */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    if (c.err == ERR_NOMEM) PyErr_NoMemory();
+    return NULL;
+}
+
+/* run(worker): the caller's share, then the wait for the helpers' last chunks (Ctrl-C still
+ * ends it), then the rest of the results: (scores, stats or None); None when a helper failed
+ * (its work() raised: the caller re-raises that). */
+static PyObject *Batch_run(BatchObject *b, PyObject *wo) {
+    WorkerObject *w = batch_worker(b, wo);
+    if (!w) return NULL;
+    if (b->caller_started) {
+        PyErr_SetString(PyExc_RuntimeError, "run() was already called for this batch");
+        return NULL;
+    }
+    b->caller_started = 1;
+    w->busy = 1;
+    Ctx c = {w, NULL, 1, 0, 0};
+    c.ts = PyEval_SaveThread();
+    poll_begin(w, &c, &b->cancel);
+    batch_work(b, w, &c, 1);
+    PyThread_acquire_lock(b->lock, WAIT_LOCK);
+    batch_check_idle(b);   /* an empty batch, or one the helpers finished before we came */
+    PyThread_release_lock(b->lock);
+    while (!c.err && !PyThread_acquire_lock_timed(b->idle, (PY_TIMEOUT_T)SIGNAL_MS * 1000, 0)) {
+        PyEval_RestoreThread(c.ts);
+        if (PyErr_CheckSignals()) c.err = ERR_PY;
+        c.ts = PyEval_SaveThread();
+    }
+    if (!c.err) PyThread_release_lock(b->idle);   /* taken only to wait */
+    poll_end(w);
+    PyEval_RestoreThread(c.ts);
+    w->busy = 0;
+    if (c.err) {
+        batch_stop(b);
+        if (c.err == ERR_NOMEM) PyErr_NoMemory();
+        return NULL;
+    }
+    PyThread_acquire_lock(b->lock, WAIT_LOCK);
+    int failed = b->failed;
+    PyThread_release_lock(b->lock);
+    if (failed) Py_RETURN_NONE;
+    if (batch_build_done(b)) {
+        batch_stop(b);
+        return NULL;
+    }
+    return PyTuple_Pack(2, b->scores_list, b->stats_list ? b->stats_list : Py_None);
+}
+
+/* threads() -> the threads worth starting for this batch (the caller included). */
+static PyObject *Batch_threads(BatchObject *b, PyObject *unused) {
+    return PyLong_FromLong(b->nthreads);
+}
+
+/* stop(): the caller gives up (an exception between its calls); helpers stop. */
+static PyObject *Batch_stop(BatchObject *b, PyObject *unused) {
+    batch_stop(b);
+    Py_RETURN_NONE;
+}
+
+/* Engine.batch(predictions, references, start, stop, with_stats, threads) -> Batch: the texts
+ * of examples start..stop-1 read (phase 1), ready for run() and work(). */
+static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
+    PyObject *preds, *refs, *pseq, *rseq;
+    Py_ssize_t start, stop;
+    int with_stats, nthreads;
+    if (!PyArg_ParseTuple(args, "OOnnpi", &preds, &refs, &start, &stop, &with_stats, &nthreads)) return NULL;
+    if (nthreads < 1) { PyErr_SetString(PyExc_ValueError, "threads must be >= 1"); return NULL; }
+    if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) return NULL;
+    BatchObject *b = PyObject_New(BatchObject, &BatchType);
+    if (!b) { Py_DECREF(pseq); Py_DECREF(rseq); return NULL; }
+    memset((char *)b + offsetof(BatchObject, eng), 0, sizeof(BatchObject) - offsetof(BatchObject, eng));
+    Py_INCREF(e);
+    b->eng = e;
+    b->nthreads = nthreads;
+#ifdef SAME_CPU_CHECK
+    b->caller_cpu = sched_getcpu();   /* before any helper starts */
+#else
+    b->caller_cpu = -1;
+#endif
+    Py_ssize_t count = stop - start;
+    int rc = texts_read(e, pseq, rseq, start, count, &b->t);
+    Py_DECREF(pseq);
+    Py_DECREF(rseq);
+    if (rc) { Py_DECREF(b); return NULL; }
+    const Texts *t = &b->t;
+    b->ends = (Py_ssize_t *)malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
+    b->stats = (PS *)malloc((size_t)((t->nsrc - count) * e->ntypes + 1) * sizeof(PS));
+    b->scores = (SC *)malloc((size_t)(count * e->ntypes + 1) * sizeof(SC));
+    b->lock = PyThread_allocate_lock();
+    b->idle = PyThread_allocate_lock();
+    if (!b->ends || !b->stats || !b->scores || !b->lock || !b->idle) { Py_DECREF(b); return PyErr_NoMemory(); }
+    PyThread_acquire_lock(b->idle, WAIT_LOCK);
+    b->ends[0] = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t bytes = 1;
+        for (Py_ssize_t k = t->exoff[i]; k < t->exoff[i + 1]; k++) {
+            const Src *s = &t->srcs[k];
+            if (!s->is_list) bytes += s->whole.n;
+            else for (Py_ssize_t j = 0; j < s->count; j++) bytes += t->items[s->first + j].n;
+        }
+        b->ends[i + 1] = b->ends[i] + bytes;
+    }
+    /* no more threads than minimum-size chunks: the others would find nothing to take */
+    if (b->nthreads > 1 + b->ends[count] / CHUNK_MIN_BYTES) b->nthreads = (int)(1 + b->ends[count] / CHUNK_MIN_BYTES);
+    if (!(b->scores_list = PyList_New(count)) || (with_stats && !(b->stats_list = PyList_New(count)))) {
+        Py_DECREF(b);
+        return NULL;
+    }
+    return (PyObject *)b;
+}
+
+static PyMethodDef Batch_methods[] = {
+    {"run", (PyCFunction)Batch_run, METH_O,
+     "run(worker) -> (scores, stats or None), or None when a helper's work() failed: the caller's share."},
+    {"work", (PyCFunction)Batch_work, METH_O, "work(worker) -> None: a helper thread's share."},
+    {"threads", (PyCFunction)Batch_threads, METH_NOARGS,
+     "threads() -> the threads worth starting (the caller included): at most one per minimum-size chunk."},
+    {"stop", (PyCFunction)Batch_stop, METH_NOARGS, "stop(): no more chunks; running ones stop at once."},
+    {NULL}
+};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "rouge_full_metric._core.Batch",
+    .tp_basicsize = sizeof(BatchObject),
+    .tp_dealloc = (destructor)Batch_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A batch shared by several scoring threads; create with Engine.batch().",
+    .tp_methods = Batch_methods,
+};

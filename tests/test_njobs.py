@@ -1,0 +1,268 @@
+"""score_batch / score_examples with n_jobs > 1 give exactly the n_jobs=1 results (issue 21).
+
+The compiled core scores a batch on the calling thread and helpers sharing one Engine.batch
+(csrc/parallel.c: chunks sized by bytes, taken from a shared counter); scorers that tokenize in
+Python share chunks of examples through batch._run_chunks.  Either way the results are the
+single-thread ones, in input order, statistics included, for every flavor, language path,
+multi-reference layout and batch size around the chunking thresholds; errors come out of the
+call whichever thread met them.
+"""
+import os
+import random
+import sys
+import threading
+import warnings
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import xlsum_texts  # noqa: E402
+
+from rouge_full_metric import RougeScorer, batch, compiled  # noqa: E402
+from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core is not built")
+
+VOCAB = ["w%d" % i for i in range(300)] + ["running", "runs", "the", "of", "Über", "naïve", "東京"]
+
+
+def _text(rng, lo, hi):
+    words = [rng.choice(VOCAB) for _ in range(rng.randint(lo, hi))]
+    cuts = sorted(rng.sample(range(len(words) + 1), min(3, len(words) + 1)))
+    return "\n".join(" ".join(words[a:b]) for a, b in zip([0] + cuts, cuts + [len(words)]) if b > a) or "x"
+
+
+def _batch(seed, count, lo=1, hi=80):
+    """Predictions and references: one text, a list of 2-3, or a tuple; a few long examples
+    among short ones, so that byte-sized chunks differ from example-counted ones."""
+    rng = random.Random(seed)
+    preds, refs = [], []
+    for k in range(count):
+        top = hi * 40 if rng.random() < 0.02 else hi
+        preds.append(_text(rng, lo, top))
+        shape = rng.random()
+        if shape < 0.5:
+            refs.append(_text(rng, lo, top))
+        elif shape < 0.8:
+            refs.append([_text(rng, lo, top) for _ in range(rng.randint(2, 3))])
+        else:
+            refs.append(tuple(_text(rng, lo, top) for _ in range(2)))
+    return preds, refs
+
+
+def _same(scorer, preds, refs, jobs=(2, 3, -1)):
+    want_scores, want_stats = score_examples(scorer, preds, refs, n_jobs=1)
+    for n_jobs in jobs:
+        got_scores, got_stats = score_examples(scorer, preds, refs, n_jobs=n_jobs)
+        # repr: NaN == NaN there, and every digit counts
+        assert repr(got_scores) == repr(want_scores), n_jobs
+        assert repr(got_stats) == repr(want_stats), n_jobs
+        assert repr(score_batch(scorer, preds, refs, n_jobs=n_jobs)) == repr(want_scores), n_jobs
+    return want_scores
+
+
+PERL = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4"]
+RS = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+CONFIGS = {
+    "rouge155": dict(rouge_types=PERL),
+    "rouge155_stem_stop": dict(rouge_types=PERL, use_stemmer=True, remove_stopwords=True),
+    "rouge155_limits_best_jackknife": dict(rouge_types=PERL, word_limit=30, multi_ref="best", jackknife=True),
+    "rouge155_byte_limit_alpha": dict(rouge_types=PERL, byte_limit=150, alpha=0.2, multi_ref="max"),
+    "paper": dict(rouge_types=["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4"], flavor="paper",
+                  multi_ref="max_rp"),
+    "rouge_score": dict(rouge_types=RS, flavor="rouge_score"),
+    "rouge_score_stem": dict(rouge_types=RS, flavor="rouge_score", use_stemmer=True),
+    "xlsum": dict(rouge_types=RS, flavor="xlsum"),
+    "xlsum_stem": dict(rouge_types=RS, flavor="xlsum", use_stemmer=True),
+}
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_every_flavor_gives_the_single_thread_results(config):
+    preds, refs = _batch(1, 700)
+    scorer = RougeScorer(**CONFIGS[config])
+    want = _same(scorer, preds, refs)
+    assert len(want) == 700
+
+
+LANGS = {"hindi": None, "russian": None, "chinese": "jieba", "thai": "pythainlp"}
+
+
+@pytest.mark.parametrize("options", [dict(), dict(use_stemmer=True), dict(word_limit=9), dict(flavor="xlsum")],
+                         ids=["plain", "stem", "word_limit", "xlsum"])
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_every_language_path_gives_the_single_thread_results(lang, options):
+    if LANGS[lang]:
+        pytest.importorskip(LANGS[lang])
+    pairs = xlsum_texts.pairs(lang, 300, seed=5)
+    preds = [p for p, _ in pairs]
+    refs = [[r, p[::-1]] if k % 4 == 0 else r for k, (p, r) in enumerate(pairs)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scorer = RougeScorer(RS + ["rougeW-1.2"] if options.get("flavor") != "xlsum" else RS, lang=lang, **options)
+        assert compiled_scorer(scorer) is not None
+        _same(scorer, preds, refs, jobs=(2,))
+
+
+@pytest.mark.parametrize("count", [0, 1, batch._PARALLEL_MIN - 1, batch._PARALLEL_MIN, batch._PARALLEL_MIN + 1,
+                                   batch._CHUNK + 1, 3000])
+def test_every_batch_size_in_input_order(count):
+    preds, refs = _batch(count, count)
+    scorer = RougeScorer(["rouge1", "rougeL"], flavor="rouge_score")
+    want = _same(scorer, preds, refs, jobs=(2, 5))
+    # each example on its own: the order is the input's
+    for k in range(0, count, max(1, count // 25)):
+        assert want[k] == scorer.score(preds[k], refs[k])
+
+
+def test_long_and_empty_examples_mixed():
+    """A few examples hundreds of times bigger than the rest, empty texts and whitespace: chunks
+    are cut by bytes, so one chunk may hold a single example."""
+    rng = random.Random(4)
+    preds, refs = _batch(3, 400)
+    for k in rng.sample(range(400), 8):
+        preds[k] = _text(rng, 20000, 30000)
+    for k in rng.sample(range(400), 8):
+        preds[k] = rng.choice(["", " ", "\n\n"])
+        refs[k] = rng.choice(["", "w1", ["", "w2 w3"]])
+    _same(RougeScorer(PERL), preds, refs)
+    _same(RougeScorer(RS, flavor="rouge_score"), preds, refs)
+
+
+def test_inputs_the_core_rejects_give_the_single_thread_answer():
+    """The core refuses a batch it cannot read; the chunks then go through the Python path,
+    which scores them or raises the indexed error n_jobs=1 raises."""
+    preds, refs = _batch(6, 300, hi=20)
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    preds_bytes = [p.encode("utf-8") if k % 7 == 0 else p for k, p in enumerate(preds)]
+    _same(scorer, preds_bytes, refs)
+    bad = list(preds)
+    bad[250] = 17
+    for n_jobs in (1, 2):
+        with pytest.raises(TypeError) as error:
+            score_batch(scorer, bad, refs, n_jobs=n_jobs)
+        if n_jobs == 1:
+            message = str(error.value)
+        assert str(error.value) == message
+    empty_refs = list(refs)
+    empty_refs[100] = []
+    for n_jobs in (1, 2):
+        with pytest.raises(ValueError) as error:
+            score_batch(scorer, preds, empty_refs, n_jobs=n_jobs)
+        if n_jobs == 1:
+            message = str(error.value)
+        assert str(error.value) == message
+
+
+def _raising_engine(bad_token):
+    """A compiled scorer whose Python token filter (called on a token's first sight) raises on
+    one token: an error from inside phase 2, on whichever thread scores it."""
+    from rouge_full_metric.scoring import PairStats, Score
+
+    def token_filter(token):
+        if token == bad_token:
+            raise RuntimeError("filter failed on " + token)
+        return token
+
+    types = [("rouge1", "N", 1, 1.0, -1, False)]
+    engine = compiled.core.Engine("rouge155", types, 0, 0, "average", False, 0.5, token_filter, Score, PairStats,
+                                  None)
+    return batch._CompiledScorer(engine)
+
+
+def test_an_error_in_a_helper_thread_comes_out_of_the_call():
+    cs = _raising_engine("boom")
+    preds = ["w%d w%d" % (k, k + 1) for k in range(2000)]
+    refs = ["w%d" % k for k in range(2000)]
+    # deterministic: the helper alone takes every chunk (the last one holds the bad token)
+    preds[-1] = "boom"
+    bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
+    errors = []
+
+    def helper():
+        worker = cs.acquire()
+        try:
+            bt.work(worker)
+        except RuntimeError as exc:
+            errors.append(str(exc))
+        finally:
+            cs.release(worker)
+
+    thread = threading.Thread(target=helper)
+    thread.start()
+    thread.join()
+    assert errors == ["filter failed on boom"]
+    assert bt.run(cs.acquire()) is None   # the caller then leaves the error to the helper's future
+    # through the pool: whichever thread meets it, the call raises it
+    with pytest.raises(RuntimeError, match="filter failed on boom"):
+        batch._parallel_range(_raising_engine("boom"), preds, refs, 0, len(preds), False, 2)
+    preds[0] = "boom"
+    with pytest.raises(RuntimeError, match="filter failed on boom"):
+        batch._parallel_range(_raising_engine("boom"), preds, refs, 0, len(preds), True, 3)
+
+
+def test_the_cancel_byte_stops_a_run():
+    """Worker.run and Batch.work stop when another thread has set the cancel byte (the caller
+    sets it when Ctrl-C or an error stops it)."""
+    cs = compiled_scorer(RougeScorer(["rougeL"], flavor="rouge_score"))
+    preds, refs = _batch(8, 100)
+    worker = cs.acquire()
+    with pytest.raises(KeyboardInterrupt):
+        worker.run(preds, refs, 0, len(preds), False, bytearray(b"\x01"))
+    assert worker.run(preds, refs, 0, len(preds), False, bytearray(1))[0] == \
+        score_batch(RougeScorer(["rougeL"], flavor="rouge_score"), preds, refs)
+    bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
+    bt.stop()
+    assert bt.work(worker) is None   # a helper stopped by the caller is quiet: the caller raises
+    with pytest.raises(ValueError, match="cancel"):
+        worker.run(preds, refs, 0, 1, False, bytearray())
+
+
+def test_a_batch_runs_once_with_its_own_engine_workers():
+    cs = compiled_scorer(RougeScorer(["rouge1"]))
+    other = compiled_scorer(RougeScorer(["rouge2"]))
+    bt = cs.engine.batch(["a b"] * 40, ["a c"] * 40, 0, 40, False, 2)
+    with pytest.raises(TypeError, match="worker"):
+        bt.run(other.acquire())
+    scores, stats = bt.run(cs.acquire())
+    assert stats is None and len(scores) == 40
+    with pytest.raises(RuntimeError, match="already"):
+        bt.run(cs.acquire())
+    with pytest.raises(ValueError, match="threads"):
+        cs.engine.batch(["a"], ["a"], 0, 1, False, 0)
+    # no more threads than chunks of the minimum size (16 KiB of text)
+    assert cs.engine.batch(["a b"] * 40, ["a c"] * 40, 0, 40, False, 8).threads() == 1
+    assert cs.engine.batch(["a b " * 5000] * 40, ["a c"] * 40, 0, 40, False, 8).threads() == 8
+    assert cs.engine.batch(["a b " * 5000] * 40, ["a c"] * 40, 0, 40, False, 2).threads() == 2
+
+
+def _pin_threads(cpus):
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(tid), cpus)
+        except OSError:   # a thread that ended meanwhile
+            pass
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the same-CPU check is Linux's sched_getcpu")
+def test_a_helper_on_the_callers_cpu_leaves_the_work_to_the_caller():
+    """With one CPU for the process (the other busy elsewhere), a helper would only take turns
+    with the caller and evict its caches: it waits instead, and the caller scores everything."""
+    preds, refs = _batch(9, 3000)
+    scorer = RougeScorer(RS, flavor="rouge_score")
+    want = score_batch(RougeScorer(RS, flavor="rouge_score"), preds, refs)
+    before = os.sched_getaffinity(0)
+    _pin_threads({min(before)})
+    try:
+        got = score_batch(scorer, preds, refs, n_jobs=2)
+    finally:
+        _pin_threads(before)
+    assert got == want
+    cs = compiled_scorer(scorer)
+    for _ in range(100):   # the helper returns its Worker once it finds the batch done
+        if len(cs._free) == 2:
+            break
+        threading.Event().wait(0.01)
+    sizes = sorted(worker.vocabulary_size() for worker in cs._free)
+    assert len(sizes) == 2 and sizes[0] == 0 < sizes[1], sizes
