@@ -14,6 +14,7 @@
 
 #if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9))
 #define BOOTSTRAP_SIMD 1
+#include <immintrin.h>
 
 typedef uint64_t bs_u64x4 __attribute__((vector_size(32)));
 typedef double bs_f64x4 __attribute__((vector_size(32)));
@@ -37,20 +38,28 @@ static int bs_level(void) {
     return bs_allowed < bs_supported ? bs_allowed : bs_supported;
 }
 
-static inline void bs_seed4(bs_u64x4 *x, Py_ssize_t r) {
+BS_AVX2 static inline void bs_seed4(bs_u64x4 *x, Py_ssize_t r) {
     for (int q = 0; q < 4; q++) (*x)[q] = (((uint64_t)(r + q) << 16) + 0x330E) & BS_MASK;
 }
 
 /* the next draw of 4 replicates: the row floor(((double)x * 2^-48) * N) of each */
-static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 *x, double size) {
-    *x = (*x * BS_A + 0xB) & BS_MASK;
+BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 *x, double size) {
+    /* x * A mod 2^64 from three 32-bit multiplies, A = 5 * 2^32 + 0xDEECE66D; GCC would spell
+     * x * A as a serial chain of ~20 shifts and adds without AVX-512's 64-bit multiply (and that
+     * one is slow on Intel) */
+    const __m256i al = _mm256_set1_epi64x(0xDEECE66DLL);
+    __m256i v = (__m256i)*x;
+    __m256i lo = _mm256_mul_epu32(v, al);
+    __m256i mid = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(v, 32), al),
+                                   _mm256_add_epi64(_mm256_slli_epi64(v, 2), v));
+    *x = ((bs_u64x4)_mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32)) + 0xB) & BS_MASK;
     bs_f64x4 u = (bs_f64x4)(*x | BS_TWO52) - 0x1p52;
     return __builtin_convertvector((u * (1.0 / 281474976710656.0)) * size, bs_i32x4);
 }
 
 /* ---- count_sums: the draws of 8 replicates (r0 .. r0+7) counted into cnt[i * 8 + q] ------- */
 
-static inline __attribute__((always_inline)) void bs_count8(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0) {
+BS_AVX2 static inline __attribute__((always_inline)) void bs_count8(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0) {
     const double size = (double)N;
     bs_u64x4 x0, x1;
     bs_seed4(&x0, r0);
@@ -94,7 +103,7 @@ static int bs_counts_wrapped(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes)
 /* out[k * 8 + q] = sum over rows i, in row order, of cnt[i * 8 + q] * tile[i * 6 + k]: the
  * scalar count_tile's multiplies and adds, 4 replicates a vector, the 12 accumulators in
  * registers (AVX2 has 16). */
-static inline __attribute__((always_inline)) void bs_tile6(const uint8_t *cnt, const double *tile, Py_ssize_t N, double *out) {
+BS_AVX2 static inline __attribute__((always_inline)) void bs_tile6(const uint8_t *cnt, const double *tile, Py_ssize_t N, double *out) {
     bs_f64x4 a[6][2];
     for (int k = 0; k < 6; k++) a[k][0] = a[k][1] = (bs_f64x4){0};
     for (Py_ssize_t i = 0; i < N; i++) {
@@ -126,7 +135,7 @@ BS_AVX512 static void bs_tile6_avx512(const uint8_t *cnt, const double *tile, Py
  * ring until their turn.  Each replicate still adds its own rows in draw order. */
 #define BS_AHEAD 8   /* a power of two */
 
-static inline __attribute__((always_inline)) void bs_sums8(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
+BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
     const double size = (double)N;
     const Py_ssize_t stride = 4 * nv;
     bs_u64x4 x0, x1;
