@@ -12,6 +12,8 @@ Seeded news-like pairs (benchmarks/bench.py's generator).  Times, interleaved in
   bootstrap exact    batch.perl_bootstrap over the 12 per-example columns alone, the Perl's draw
                      order (flavor rouge155)
   bootstrap counts   the same draws summed as counts times values (the other flavors)
+  ... scalar         the two above with the compiled core's scalar kernels (csrc/bootstrap.c,
+                     what every CPU without AVX2 runs) instead of the AVX2 / AVX-512 ones
 Peak memory: each step runs in a fresh interpreter; the figure is the peak RSS (VmHWM, reset
 through /proc/self/clear_refs once the texts are loaded) minus the RSS at that moment.
 
@@ -69,14 +71,31 @@ def steps(preds, refs):
     n = len(preds)
     values = np.random.default_rng(0).random((n, 3 * len(TYPES)))
     keys = ["%d.A" % (k + 1) for k in range(n)]
+
+    def scalar(fn):
+        from rouge_full_metric import compiled
+        if not compiled.AVAILABLE:
+            return fn
+
+        def run():
+            previous = compiled.core._bootstrap_hooks(0, -1)[0]
+            try:
+                return fn()
+            finally:
+                compiled.core._bootstrap_hooks(previous, -1)
+        return run
+    exact = lambda: perl_bootstrap(values, keys, 1000, 95)   # noqa: E731
+    counts = lambda: perl_bootstrap(values, keys, 1000, 95, exact=False)   # noqa: E731
     return {
         "score_batch": lambda: scorer.score_batch(preds, refs),
         "evaluate alone": lambda: null.compute(predictions=preds, references=refs),
         "compute mean": lambda: metric.compute(predictions=preds, references=refs, aggregate="mean"),
         "compute CI": lambda: metric.compute(predictions=preds, references=refs, aggregate="mean",
                                              confidence_intervals=True),
-        "bootstrap exact": lambda: perl_bootstrap(values, keys, 1000, 95),
-        "bootstrap counts": lambda: perl_bootstrap(values, keys, 1000, 95, exact=False),
+        "bootstrap exact": exact,
+        "bootstrap counts": counts,
+        "exact, scalar": scalar(exact),
+        "counts, scalar": scalar(counts),
     }
 
 
@@ -129,8 +148,12 @@ def main():
     floor = med["score_batch"] + med["evaluate alone"]
     print("compute mean / (score_batch + evaluate alone): %.2f  (target <= 1.3)" % (med["compute mean"] / floor))
     print("compute mean / score_batch: %.2f" % (med["compute mean"] / med["score_batch"]))
-    for name in ("bootstrap exact", "bootstrap counts"):
-        print("%s, 1,000 replicates x 12 columns: %.2f us/pair (target <= 2)" % (name, med[name] / n * 1e6))
+    for name, base in (("bootstrap exact", "exact, scalar"), ("bootstrap counts", "counts, scalar")):
+        print("%s, 1,000 replicates x 12 columns: %.2f us/pair (target <= 2); scalar kernels %.2f (%.1fx)"
+              % (name, med[name] / n * 1e6, med[base] / n * 1e6, med[base] / med[name]))
+    from rouge_full_metric import compiled
+    if compiled.AVAILABLE:
+        print("bootstrap kernels: %s" % ("scalar", "AVX2", "AVX-512")[min(compiled.core._bootstrap_hooks(-1, -1)[::2])])
     if a.no_memory:
         return
     print("peak RSS above the loaded texts (fresh interpreter per step):")

@@ -70,8 +70,10 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_count8(uint8_t *cnt
         uint32_t at[8];
         memcpy(at, &a0, 16);
         memcpy(at + 4, &a1, 16);
-        /* a byte may wrap: bs_counts_wrapped finds it afterwards, off this loop */
-        for (int q = 0; q < 8; q++) cnt[(size_t)at[q] * 8 + q]++;
+        /* One read-modify-write instruction a draw: from the plain cnt[...]++ GCC 12 makes a
+         * load, an add, a store and a spill of the new count (1.5 against 1.8 us/pair).  A
+         * byte may wrap: bs_counts_wrapped finds it afterwards, off this loop. */
+        for (int q = 0; q < 8; q++) __asm__("addb $1, %0" : "+m"(cnt[(size_t)at[q] * 8 + q]));
     }
 }
 
