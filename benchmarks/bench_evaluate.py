@@ -17,7 +17,11 @@ Seeded news-like pairs (benchmarks/bench.py's generator).  Times, interleaved in
 Peak memory: each step runs in a fresh interpreter; the figure is the peak RSS (VmHWM, reset
 through /proc/self/clear_refs once the texts are loaded) minus the RSS at that moment.
 
-Usage: python benchmarks/bench_evaluate.py [--pairs 100000] [--runs 3] [--no-memory]
+--kernels times the compiled kernels alone instead (core.replicate_sums / core.count_sums on
+random values, interleaved): at each level the CPU has (scalar, AVX2, AVX-512), and the Perl-order
+sums on 4, 8 and 12 columns (rows of 1, 1 and 2 cache lines: where its memory floor lies).
+
+Usage: python benchmarks/bench_evaluate.py [--pairs 100000] [--runs 3] [--no-memory] [--kernels]
 """
 import argparse
 import os
@@ -99,6 +103,39 @@ def steps(preds, refs):
     }
 
 
+def kernels(n, runs):
+    import numpy as np
+
+    from rouge_full_metric import compiled
+    if not compiled.AVAILABLE:
+        print("no compiled core")
+        return
+    core = compiled.core
+    allowed, _, supported = core._bootstrap_hooks(-1, -1)
+    values = np.random.default_rng(0).random((n, 12))
+    cases = []
+    for level in range(supported + 1):
+        for name in ("replicate_sums", "count_sums"):
+            cases.append(("%s %s" % (name, ("scalar", "AVX2", "AVX-512")[level]), name, level, values))
+    for k in (4, 8):
+        cases.append(("replicate_sums %d columns, %s" % (k, ("scalar", "AVX2", "AVX-512")[supported]),
+                      "replicate_sums", supported, np.ascontiguousarray(values[:, :k])))
+    times = {case[0]: [] for case in cases}
+    try:
+        for _ in range(runs):
+            for label, name, level, v in cases:
+                core._bootstrap_hooks(level, -1)
+                out = np.zeros((1000, v.shape[1]))
+                t0 = time.process_time()
+                getattr(core, name)(v, n, v.shape[1], out, 1000)
+                times[label].append(time.process_time() - t0)
+    finally:
+        core._bootstrap_hooks(allowed, -1)
+    print("%d rows, 1,000 replicates, 12 columns unless said; CPU medians of %d interleaved runs" % (n, runs))
+    for label, t in times.items():
+        print("  %-40s %6.2f us/pair" % (label, statistics.median(t) / n * 1e6))
+
+
 def status_kib(field):
     with open("/proc/self/status") as f:
         for line in f:
@@ -126,7 +163,11 @@ def main():
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--memory-child")
     ap.add_argument("--texts")
+    ap.add_argument("--kernels", action="store_true")
     a = ap.parse_args()
+    if a.kernels:
+        kernels(a.pairs, a.runs)
+        return
     if a.memory_child:
         memory_child(a.memory_child, a.texts)
         return

@@ -13,7 +13,8 @@
  * sets the pace.  Hence: the columns are copied into blocks of RS_BLOCK (one 64-byte line per
  * row), a pair of replicates' draws is computed once and then swept over each block with the
  * accumulators in registers, and the rows a few draws ahead are prefetched.  Each replicate
- * still adds its own draws in draw order, so every sum is the Perl's bit for bit. */
+ * still adds its own draws in draw order, so every sum is the Perl's bit for bit.  On x86-64
+ * with AVX2, bootstrap_simd.c's kernel runs instead (same sums, bit for bit). */
 #define RS_BLOCK 8
 #define RS_LANES 2
 #define RS_AHEAD 8
@@ -120,7 +121,8 @@ end:
  * out[r][k] still adds its terms in row order with separate multiplies and adds (the build
  * disables contraction), so the result is the same on every machine and vector width; it
  * differs from the draw-order sums in the last bits, so it serves the flavors whose bootstrap
- * need not be the Perl's bit for bit. */
+ * need not be the Perl's bit for bit.  On x86-64 with AVX2, bootstrap_simd.c's kernels draw,
+ * count and multiply-add instead, on the same count table and tiles (same sums, bit for bit). */
 #define CS_REPS 8
 #define CS_COLS 6
 #define CS_LANES 4
