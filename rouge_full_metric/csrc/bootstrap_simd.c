@@ -194,10 +194,11 @@ BS_AVX512 static void bs_sums8_avx512(const double *tbl, Py_ssize_t N, Py_ssize_
  * Returns 0, or ERR_NOMEM. */
 static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, int level) {
     Py_ssize_t nv_max = (K < 16 ? K + 3 : 16) / 4;
-    double *raw = (double *)malloc((size_t)N * (size_t)nv_max * 32 + 32);
+    double *raw = (double *)malloc((size_t)N * (size_t)nv_max * 32 + 64);
     if (!raw) return ERR_NOMEM;
-    /* 32-byte aligned rows of 4 * nv doubles, zero past K (added, never read back) */
-    double *tbl = (double *)(((uintptr_t)raw + 31) & ~(uintptr_t)31);
+    /* rows of 4 * nv doubles, zero past K (added, never read back), from a cache-line boundary:
+     * a row of 4 or 8 columns is then one line, not two every other time */
+    double *tbl = (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
     for (Py_ssize_t k0 = 0; k0 < K; k0 += 16) {
         Py_ssize_t kw = K - k0 < 16 ? K - k0 : 16;
         int nv = (int)((kw + 3) / 4);
