@@ -24,16 +24,17 @@ typedef int32_t bs_i32x4 __attribute__((vector_size(16)));
 #define BS_MASK ((1ULL << 48) - 1)
 #define BS_TWO52 0x4330000000000000ULL   /* the bits of 2^52 */
 #define BS_AVX2 __attribute__((target("avx2")))
-#define BS_AVX512 __attribute__((target("avx2,avx512f,avx512dq,avx512vl")))
+#define BS_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
 
-/* 0: scalar kernels, 1: AVX2, 2: AVX-512 (F, DQ, VL: native 64-bit lane multiplies) */
+/* 0: scalar kernels, 1: AVX2, 2: AVX-512 (F and VL: the same 256-bit code with 32 registers,
+ * which the Perl-order sums' 24 accumulators fill) */
 static int bs_supported = -1, bs_allowed = 2;
 
 static int bs_level(void) {
     if (bs_supported < 0) {
         __builtin_cpu_init();
-        bs_supported = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                       __builtin_cpu_supports("avx512vl") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+        bs_supported = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 2
+                       : __builtin_cpu_supports("avx2") ? 1 : 0;
     }
     return bs_allowed < bs_supported ? bs_allowed : bs_supported;
 }
@@ -45,8 +46,8 @@ BS_AVX2 static inline void bs_seed4(bs_u64x4 *x, Py_ssize_t r) {
 /* the next draw of 4 replicates: the row floor(((double)x * 2^-48) * N) of each */
 BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 *x, double size) {
     /* x * A mod 2^64 from three 32-bit multiplies, A = 5 * 2^32 + 0xDEECE66D; GCC would spell
-     * x * A as a serial chain of ~20 shifts and adds without AVX-512's 64-bit multiply (and that
-     * one is slow on Intel) */
+     * x * A as a serial chain of ~20 shifts and adds on AVX2, and AVX-512's 64-bit multiply is
+     * slow on Intel */
     const __m256i al = _mm256_set1_epi64x(0xDEECE66DLL);
     __m256i v = (__m256i)*x;
     __m256i lo = _mm256_mul_epu32(v, al);
