@@ -12,10 +12,16 @@ Seeded news-like pairs (benchmarks/bench.py's generator).  Times, interleaved in
   bootstrap exact    batch.perl_bootstrap over the 12 per-example columns alone, the Perl's draw
                      order (flavor rouge155)
   bootstrap counts   the same draws summed as counts times values (the other flavors)
+  ... scalar         the two above with the compiled core's scalar kernels (csrc/bootstrap.c,
+                     what every CPU without AVX2 runs) instead of the AVX2 / AVX-512 ones
 Peak memory: each step runs in a fresh interpreter; the figure is the peak RSS (VmHWM, reset
 through /proc/self/clear_refs once the texts are loaded) minus the RSS at that moment.
 
-Usage: python benchmarks/bench_evaluate.py [--pairs 100000] [--runs 3] [--no-memory]
+--kernels times the compiled kernels alone instead (core.replicate_sums / core.count_sums on
+random values, interleaved): at each level the CPU has (scalar, AVX2, AVX-512), and the Perl-order
+sums on 4, 8 and 12 columns (rows of 1, 1 and 2 cache lines: where its memory floor lies).
+
+Usage: python benchmarks/bench_evaluate.py [--pairs 100000] [--runs 3] [--no-memory] [--kernels]
 """
 import argparse
 import os
@@ -69,15 +75,65 @@ def steps(preds, refs):
     n = len(preds)
     values = np.random.default_rng(0).random((n, 3 * len(TYPES)))
     keys = ["%d.A" % (k + 1) for k in range(n)]
+
+    def scalar(fn):
+        from rouge_full_metric import compiled
+        if not compiled.AVAILABLE:
+            return fn
+
+        def run():
+            previous = compiled.core._bootstrap_hooks(0, -1)[0]
+            try:
+                return fn()
+            finally:
+                compiled.core._bootstrap_hooks(previous, -1)
+        return run
+    exact = lambda: perl_bootstrap(values, keys, 1000, 95)   # noqa: E731
+    counts = lambda: perl_bootstrap(values, keys, 1000, 95, exact=False)   # noqa: E731
     return {
         "score_batch": lambda: scorer.score_batch(preds, refs),
         "evaluate alone": lambda: null.compute(predictions=preds, references=refs),
         "compute mean": lambda: metric.compute(predictions=preds, references=refs, aggregate="mean"),
         "compute CI": lambda: metric.compute(predictions=preds, references=refs, aggregate="mean",
                                              confidence_intervals=True),
-        "bootstrap exact": lambda: perl_bootstrap(values, keys, 1000, 95),
-        "bootstrap counts": lambda: perl_bootstrap(values, keys, 1000, 95, exact=False),
+        "bootstrap exact": exact,
+        "bootstrap counts": counts,
+        "exact, scalar": scalar(exact),
+        "counts, scalar": scalar(counts),
     }
+
+
+def kernels(n, runs):
+    import numpy as np
+
+    from rouge_full_metric import compiled
+    if not compiled.AVAILABLE:
+        print("no compiled core")
+        return
+    core = compiled.core
+    allowed, _, supported = core._bootstrap_hooks(-1, -1)
+    values = np.random.default_rng(0).random((n, 12))
+    cases = []
+    for level in range(supported + 1):
+        for name in ("replicate_sums", "count_sums"):
+            cases.append(("%s %s" % (name, ("scalar", "AVX2", "AVX-512")[level]), name, level, values))
+    for k in (4, 8):
+        cases.append(("replicate_sums %d columns, %s" % (k, ("scalar", "AVX2", "AVX-512")[supported]),
+                      "replicate_sums", supported, np.ascontiguousarray(values[:, :k])))
+    times = {case[0]: [] for case in cases}
+    try:
+        for _ in range(runs):
+            for label, name, level, v in cases:
+                core._bootstrap_hooks(level, -1)
+                out = np.zeros((1000, v.shape[1]))
+                t0 = time.process_time()
+                getattr(core, name)(v, n, v.shape[1], out, 1000)
+                times[label].append(time.process_time() - t0)
+    finally:
+        core._bootstrap_hooks(allowed, -1)
+    print("%d rows, 1,000 replicates, 12 columns unless said; CPU medians of %d interleaved runs" % (n, runs))
+    for label, t in times.items():
+        print("  %-40s %6.2f us/pair" % (label, statistics.median(t) / n * 1e6))
 
 
 def status_kib(field):
@@ -107,7 +163,11 @@ def main():
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--memory-child")
     ap.add_argument("--texts")
+    ap.add_argument("--kernels", action="store_true")
     a = ap.parse_args()
+    if a.kernels:
+        kernels(a.pairs, a.runs)
+        return
     if a.memory_child:
         memory_child(a.memory_child, a.texts)
         return
@@ -129,8 +189,12 @@ def main():
     floor = med["score_batch"] + med["evaluate alone"]
     print("compute mean / (score_batch + evaluate alone): %.2f  (target <= 1.3)" % (med["compute mean"] / floor))
     print("compute mean / score_batch: %.2f" % (med["compute mean"] / med["score_batch"]))
-    for name in ("bootstrap exact", "bootstrap counts"):
-        print("%s, 1,000 replicates x 12 columns: %.2f us/pair (target <= 2)" % (name, med[name] / n * 1e6))
+    for name, base in (("bootstrap exact", "exact, scalar"), ("bootstrap counts", "counts, scalar")):
+        print("%s, 1,000 replicates x 12 columns: %.2f us/pair (target <= 2); scalar kernels %.2f (%.1fx)"
+              % (name, med[name] / n * 1e6, med[base] / n * 1e6, med[base] / med[name]))
+    from rouge_full_metric import compiled
+    if compiled.AVAILABLE:
+        print("bootstrap kernels: %s" % ("scalar", "AVX2", "AVX-512")[min(compiled.core._bootstrap_hooks(-1, -1)[::2])])
     if a.no_memory:
         return
     print("peak RSS above the loaded texts (fresh interpreter per step):")

@@ -52,3 +52,137 @@ def test_bad_replicate_count():
 
 def test_interval_reads_past_the_end_as_zero():
     assert interval([0.5, 0.7], 100).high == 0.7
+
+
+# --- the compiled kernels (csrc/bootstrap.c scalar, csrc/bootstrap_simd.c AVX2 / AVX-512) ----
+# Each level the CPU has runs against bootstrap.py bit for bit: the vector lanes must do the
+# scalar operations in the same order, on every shape the blocking (8 replicates, 6 or 16
+# columns, an 8-step prefetch ring, 256-row count chunks) cuts unevenly.
+
+def _core():
+    from rouge_full_metric import compiled
+
+    if not compiled.AVAILABLE:
+        pytest.skip(compiled.unavailable_reason())
+    return compiled.core
+
+
+@pytest.fixture
+def simd_levels():
+    """The kernel levels to compare (0 scalar, 1 AVX2, 2 AVX-512, as far as the CPU goes); the
+    hooks are restored afterwards."""
+    core = _core()
+    allowed, limit, supported = core._bootstrap_hooks(-1, -1)
+    yield core, list(range(supported + 1))
+    core._bootstrap_hooks(allowed, limit)
+
+
+def _compiled(core, name, values, n_bootstrap):
+    import numpy as np
+
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.full((n_bootstrap, values.shape[1]), -7.0)   # every cell must be written
+    done = getattr(core, name)(values, values.shape[0], values.shape[1], out, n_bootstrap)
+    return out, done
+
+
+def _same_bits(a, b):
+    import numpy as np
+
+    return a.shape == b.shape and bool((np.isnan(a) == np.isnan(b)).all()) and \
+        bool((a[~np.isnan(a)].view(np.int64) == b[~np.isnan(b)].view(np.int64)).all())
+
+
+SHAPES = [(1, 1, 1), (1, 12, 1000), (2, 3, 9), (2, 12, 17), (3, 6, 8), (5, 1, 7), (7, 5, 33),
+          (8, 16, 16), (9, 17, 3), (16, 4, 25), (31, 8, 9), (64, 12, 40), (255, 13, 10),
+          (256, 7, 11), (257, 12, 24), (1000, 33, 9), (3001, 12, 19), (20000, 12, 16)]
+
+
+@pytest.mark.parametrize("n, k, r", SHAPES)
+def test_compiled_sums_equal_python_bit_for_bit_at_every_level(simd_levels, n, k, r):
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    rng = np.random.default_rng(n * 1000 + k * 10 + r)
+    values = rng.random((n, k))
+    values[:, ::3] = np.round(values[:, ::3], 5)          # the Perl's 5-decimal values
+    values[:, 1::4] *= -1e3                               # signs and magnitudes
+    exact, counted = bootstrap.replicate_sums(values, r), bootstrap.count_sums(values, r)
+    for level in levels:
+        core._bootstrap_hooks(level, -1)
+        got, _ = _compiled(core, "replicate_sums", values, r)
+        assert _same_bits(got, exact), (level, n, k, r)
+        got, done = _compiled(core, "count_sums", values, r)
+        assert done is True and _same_bits(got, counted), (level, n, k, r)
+
+
+def test_compiled_sums_equal_python_on_random_shapes(simd_levels):
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        n, k, r = int(rng.integers(1, 600)), int(rng.integers(1, 21)), int(rng.integers(1, 41))
+        values = rng.standard_normal((n, k)) * 10.0 ** rng.integers(-3, 4)
+        exact, counted = bootstrap.replicate_sums(values, r), bootstrap.count_sums(values, r)
+        for level in levels:
+            core._bootstrap_hooks(level, -1)
+            assert _same_bits(_compiled(core, "replicate_sums", values, r)[0], exact), (level, n, k, r)
+            assert _same_bits(_compiled(core, "count_sums", values, r)[0], counted), (level, n, k, r)
+
+
+def test_non_finite_values_stay_in_their_columns(simd_levels):
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    values = np.random.default_rng(3).random((500, 12))
+    values[17, 2] = np.nan
+    values[400, 7] = np.inf
+    values[3, 11] = -np.inf
+    with np.errstate(invalid="ignore"):   # 0 * inf: the count-sums of those columns are NaN
+        exact, counted = bootstrap.replicate_sums(values, 50), bootstrap.count_sums(values, 50)
+    assert np.isnan(counted[:, 2]).all() and not np.isnan(counted[:, [0, 1, 3, 4, 5, 6, 8, 9, 10]]).any()
+    for level in levels:
+        core._bootstrap_hooks(level, -1)
+        assert _same_bits(_compiled(core, "replicate_sums", values, 50)[0], exact), level
+        assert not np.isnan(_compiled(core, "replicate_sums", values, 50)[0][:, [0, 1, 3, 4, 5, 6, 8, 9, 10]]).any()
+        assert _same_bits(_compiled(core, "count_sums", values, 50)[0], counted), level
+
+
+def test_count_sums_declines_past_the_count_limit_and_python_takes_over(simd_levels):
+    # A real count past 255 needs one row drawn 256 times (N >= 256 draws): the hook lowers the
+    # limit so that the kernels' refusal and batch.count_sums' fallback are exercised.
+    import numpy as np
+
+    from rouge_full_metric import batch, bootstrap
+
+    core, levels = simd_levels
+    values = np.random.default_rng(4).random((40, 5))
+    expected = bootstrap.count_sums(values, 30)
+    most = max(max(np.bincount([int(u * 40) for u in drand48_sequence(seed, 40)])) for seed in range(30))
+    assert most > 2
+    for level in levels:
+        core._bootstrap_hooks(level, 1)          # any row drawn twice in a replicate
+        assert _compiled(core, "count_sums", values, 30)[1] is False, level
+        assert _same_bits(batch.count_sums(values, 30), expected), level
+        core._bootstrap_hooks(level, most)       # the limit is inclusive
+        assert _compiled(core, "count_sums", values, 30)[1] is True, level
+        core._bootstrap_hooks(level, most - 1)
+        assert _compiled(core, "count_sums", values, 30)[1] is False, level
+        core._bootstrap_hooks(level, 255)
+        got, done = _compiled(core, "count_sums", values, 30)
+        assert done is True and _same_bits(got, expected), level
+
+
+def test_bootstrap_hooks_name_their_ranges():
+    core = _core()
+    with pytest.raises(ValueError, match="simd must be -1..2 and count_limit -1..255"):
+        core._bootstrap_hooks(3, -1)
+    with pytest.raises(ValueError, match="count_limit"):
+        core._bootstrap_hooks(-1, 256)

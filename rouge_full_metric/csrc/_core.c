@@ -38,6 +38,7 @@
  *   interrupts.c      Ctrl-C inside one long call (no Python counterpart: Python checks between bytecodes)
  *   pairwise.c      <- pairwise.py (score_matrix, filter_near_duplicates)
  *   bootstrap.c     <- bootstrap.py (the Perl bootstrap's replicate sums)
+ *   bootstrap_simd.c  the same sums in AVX2 / AVX-512 vectors, chosen at run time (x86-64)
  *   perl_config.c   <- cli/perl_config.py (the canonical XML config scanner)
  *   perl_cli.c      <- cli/perl_cli.py (whole-file reads)
  */
@@ -65,6 +66,7 @@
 #include "worker.c"
 #include "parallel.c"
 #include "pairwise.c"
+#include "bootstrap_simd.c"
 #include "bootstrap.c"
 #include "perl_cli.c"
 #include "perl_config.c"
@@ -122,6 +124,8 @@ static PyMethodDef module_methods[] = {
      "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
     {"count_sums", mod_count_sums, METH_VARARGS,
      "count_sums(values, N, K, out, R): the Perl bootstrap's replicate sums as draw counts times values, in row order; False when a count passes 255."},
+    {"_bootstrap_hooks", mod_bootstrap_hooks, METH_VARARGS,
+     "_bootstrap_hooks(simd, count_limit) -> previous (simd, count_limit, supported simd); -1 keeps a setting (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
     {"xlsum_tokenize", (PyCFunction)(void (*)(void))mod_xlsum_tokenize, METH_VARARGS | METH_KEYWORDS,
      "xlsum_tokenize(text, pretokenize=True) -> [str]: multilingual-rouge 0.0.1's unstemmed tokens of text\n"

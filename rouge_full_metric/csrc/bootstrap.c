@@ -13,7 +13,8 @@
  * sets the pace.  Hence: the columns are copied into blocks of RS_BLOCK (one 64-byte line per
  * row), a pair of replicates' draws is computed once and then swept over each block with the
  * accumulators in registers, and the rows a few draws ahead are prefetched.  Each replicate
- * still adds its own draws in draw order, so every sum is the Perl's bit for bit. */
+ * still adds its own draws in draw order, so every sum is the Perl's bit for bit.  On x86-64
+ * with AVX2, bootstrap_simd.c's kernel runs instead (same sums, bit for bit). */
 #define RS_BLOCK 8
 #define RS_LANES 2
 #define RS_AHEAD 8
@@ -28,6 +29,21 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
     }
+#ifdef BOOTSTRAP_SIMD
+    int level = N <= INT32_MAX ? bs_level() : 0;
+    if (level > 0) {
+        int err = 0;
+        double *o = (double *)ob.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
+        if (N > 0 && K > 0) err = bs_replicate_sums((const double *)vb.buf, N, K, o, R, level);
+        Py_END_ALLOW_THREADS
+        if (err) { PyErr_NoMemory(); goto end; }
+        Py_INCREF(Py_None);
+        res = Py_None;
+        goto end;
+    }
+#endif
     Py_ssize_t nb = (K + RS_BLOCK - 1) / RS_BLOCK;
     if (N > 0 && nb > 0) {
         raw = (char *)malloc((size_t)(nb * N * RS_BLOCK) * sizeof(double) + 64);
@@ -105,7 +121,8 @@ end:
  * out[r][k] still adds its terms in row order with separate multiplies and adds (the build
  * disables contraction), so the result is the same on every machine and vector width; it
  * differs from the draw-order sums in the last bits, so it serves the flavors whose bootstrap
- * need not be the Perl's bit for bit. */
+ * need not be the Perl's bit for bit.  On x86-64 with AVX2, bootstrap_simd.c's kernels draw,
+ * count and multiply-add instead, on the same count table and tiles (same sums, bit for bit). */
 #define CS_REPS 8
 #define CS_COLS 6
 #define CS_LANES 4
@@ -161,6 +178,18 @@ static int count_draws(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0, Py_ssize_t R) 
     return wrapped;
 }
 
+/* A test hook (_bootstrap_hooks): below 255, count_sums also declines when a count passes this,
+ * so that tests reach the fallback a real count past 255 (N >= 256 draws on one row) never does. */
+static int COUNT_LIMIT = 255;
+
+static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes) {
+    if (COUNT_LIMIT >= 255) return 0;
+    for (Py_ssize_t i = 0; i < N; i++)
+        for (Py_ssize_t q = 0; q < lanes && q < CS_REPS; q++)
+            if (cnt[i * CS_REPS + q] > COUNT_LIMIT) return 1;
+    return 0;
+}
+
 static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     Py_buffer vb, ob;
     Py_ssize_t N, K, R;
@@ -173,6 +202,9 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
     }
+#ifdef BOOTSTRAP_SIMD
+    int level = N <= INT32_MAX ? bs_level() : 0;
+#endif
     Py_ssize_t nt = (K + CS_COLS - 1) / CS_COLS;
     if (N > 0 && nt > 0) {
         tiles = (double *)malloc((size_t)(nt * N * CS_COLS) * sizeof(double));
@@ -193,9 +225,23 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                         tiles[(t * N + i) * CS_COLS + c] = k < K ? v[i * K + k] : 0.0;
                     }
             for (Py_ssize_t r0 = 0; r0 < R && !wrapped; r0 += CS_REPS) {
+#ifdef BOOTSTRAP_SIMD
+                if (level > 0) {
+                    if (level >= 2) bs_count8_avx512(cnt, N, r0);
+                    else bs_count8_avx2(cnt, N, r0);
+                    wrapped = bs_counts_wrapped(cnt, N, R - r0);
+                } else
+#endif
                 wrapped = count_draws(cnt, N, r0, R);
+                wrapped |= counts_over_limit(cnt, N, R - r0);
                 for (Py_ssize_t t = 0; t < nt && !wrapped; t++) {
                     double acc[CS_COLS][CS_REPS];
+#ifdef BOOTSTRAP_SIMD
+                    if (level > 0) {
+                        if (level >= 2) bs_tile6_avx512(cnt, tiles + t * N * CS_COLS, N, &acc[0][0]);
+                        else bs_tile6_avx2(cnt, tiles + t * N * CS_COLS, N, &acc[0][0]);
+                    } else
+#endif
                     count_tile(cnt, tiles + t * N * CS_COLS, N, acc);
                     for (Py_ssize_t q = 0; q < CS_REPS && r0 + q < R; q++)
                         for (Py_ssize_t c = 0; c < CS_COLS && t * CS_COLS + c < K; c++)
@@ -212,4 +258,25 @@ end:
     PyBuffer_Release(&vb);
     PyBuffer_Release(&ob);
     return res;
+}
+
+/* _bootstrap_hooks(simd, count_limit) -> (previous simd, previous count_limit, supported simd):
+ * tests force the scalar (0), AVX2 (1) or AVX-512 (2) kernels (capped at what the CPU has) and
+ * lower the count past which count_sums declines.  -1 leaves a setting as it is. */
+static PyObject *mod_bootstrap_hooks(PyObject *self, PyObject *args) {
+    int simd, limit;
+    if (!PyArg_ParseTuple(args, "ii", &simd, &limit)) return NULL;
+    if (simd > 2 || limit > 255 || simd < -1 || limit < -1) {
+        PyErr_SetString(PyExc_ValueError, "simd must be -1..2 and count_limit -1..255");
+        return NULL;
+    }
+#ifdef BOOTSTRAP_SIMD
+    bs_level();
+    PyObject *old = Py_BuildValue("iii", bs_allowed, COUNT_LIMIT, bs_supported);
+    if (old && simd >= 0) bs_allowed = simd;
+#else
+    PyObject *old = Py_BuildValue("iii", 0, COUNT_LIMIT, 0);
+#endif
+    if (old && limit >= 0) COUNT_LIMIT = limit;
+    return old;
 }

@@ -1,0 +1,222 @@
+/* Part of the _core translation unit: csrc/_core.c includes this file after core.h and the
+ * files listed before it there; it is not compiled on its own.
+ *
+ * The bootstrap's kernels in AVX2 / AVX-512 vectors (x86-64, GCC >= 9 or Clang), chosen at run
+ * time; bootstrap.c keeps the scalar kernels for every other machine and compiler.  Each vector
+ * lane does the scalar kernel's IEEE operations on the same operands in the same order (the
+ * build disables contraction into fused multiply-adds), so every sum is bit-identical to the
+ * scalar one and to bootstrap.py's; tests/test_bootstrap.py runs each level against Python.
+ *
+ * The draws: Perl's drand48 for 4 replicates per 256-bit vector, the 48-bit LCG in 64-bit
+ * lanes, the index floor((x / 2^48) * N) taken as the scalar code takes it (x < 2^52 turns into
+ * a double exactly through the exponent bits of 2^52).  The 32-bit truncation needs N < 2^31,
+ * which bootstrap.c checks. */
+
+#if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9))
+#define BOOTSTRAP_SIMD 1
+#include <immintrin.h>
+
+typedef uint64_t bs_u64x4 __attribute__((vector_size(32)));
+typedef double bs_f64x4 __attribute__((vector_size(32)));
+typedef int32_t bs_i32x4 __attribute__((vector_size(16)));
+
+#define BS_A 0x5DEECE66DULL
+#define BS_MASK ((1ULL << 48) - 1)
+#define BS_TWO52 0x4330000000000000ULL   /* the bits of 2^52 */
+#define BS_AVX2 __attribute__((target("avx2")))
+#define BS_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
+
+/* 0: scalar kernels, 1: AVX2, 2: AVX-512 (F and VL: the same 256-bit code with 32 registers,
+ * which the Perl-order sums' 24 accumulators fill) */
+static int bs_supported = -1, bs_allowed = 2;
+
+static int bs_level(void) {
+    if (bs_supported < 0) {
+        __builtin_cpu_init();
+        bs_supported = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 2
+                       : __builtin_cpu_supports("avx2") ? 1 : 0;
+    }
+    return bs_allowed < bs_supported ? bs_allowed : bs_supported;
+}
+
+BS_AVX2 static inline void bs_seed4(bs_u64x4 *x, Py_ssize_t r) {
+    for (int q = 0; q < 4; q++) (*x)[q] = (((uint64_t)(r + q) << 16) + 0x330E) & BS_MASK;
+}
+
+/* the next draw of 4 replicates: the row floor(((double)x * 2^-48) * N) of each */
+BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 *x, double size) {
+    /* x * A mod 2^64 from three 32-bit multiplies, A = 5 * 2^32 + 0xDEECE66D; GCC would spell
+     * x * A as a serial chain of ~20 shifts and adds on AVX2, and AVX-512's 64-bit multiply is
+     * slow on Intel */
+    const __m256i al = _mm256_set1_epi64x(0xDEECE66DLL);
+    __m256i v = (__m256i)*x;
+    __m256i lo = _mm256_mul_epu32(v, al);
+    __m256i mid = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(v, 32), al),
+                                   _mm256_add_epi64(_mm256_slli_epi64(v, 2), v));
+    *x = ((bs_u64x4)_mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32)) + 0xB) & BS_MASK;
+    bs_f64x4 u = (bs_f64x4)(*x | BS_TWO52) - 0x1p52;
+    return __builtin_convertvector((u * (1.0 / 281474976710656.0)) * size, bs_i32x4);
+}
+
+/* ---- count_sums: the draws of 8 replicates (r0 .. r0+7) counted into cnt[i * 8 + q] ------- */
+
+BS_AVX2 static inline __attribute__((always_inline)) void bs_count8(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0) {
+    const double size = (double)N;
+    bs_u64x4 x0, x1;
+    bs_seed4(&x0, r0);
+    bs_seed4(&x1, r0 + 4);
+    memset(cnt, 0, (size_t)N * 8);
+    for (Py_ssize_t d = 0; d < N; d++) {
+        bs_i32x4 a0 = bs_draw4(&x0, size), a1 = bs_draw4(&x1, size);
+        uint32_t at[8];
+        memcpy(at, &a0, 16);
+        memcpy(at + 4, &a1, 16);
+        /* One read-modify-write instruction a draw: from the plain cnt[...]++ GCC 12 makes a
+         * load, an add, a store and a spill of the new count (1.5 against 1.8 us/pair).  A
+         * byte may wrap: bs_counts_wrapped finds it afterwards, off this loop. */
+        for (int q = 0; q < 8; q++) __asm__("addb $1, %0" : "+m"(cnt[(size_t)at[q] * 8 + q]));
+    }
+}
+
+BS_AVX2 static void bs_count8_avx2(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0) { bs_count8(cnt, N, r0); }
+BS_AVX512 static void bs_count8_avx512(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0) { bs_count8(cnt, N, r0); }
+
+/* Nonzero when one of the first `lanes` replicates' counts does not total N: a byte passed 255
+ * and wrapped. */
+static int bs_counts_wrapped(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes) {
+    uint64_t total[8] = {0};
+    for (Py_ssize_t i0 = 0; i0 < N; i0 += 256) {
+        uint64_t even = 0, odd = 0;   /* four 16-bit fields each, at most 256 * 255 */
+        for (Py_ssize_t i = i0; i < N && i < i0 + 256; i++) {
+            uint64_t w;
+            memcpy(&w, cnt + i * 8, 8);
+            even += w & 0x00FF00FF00FF00FFULL;
+            odd += (w >> 8) & 0x00FF00FF00FF00FFULL;
+        }
+        for (int q = 0; q < 4; q++) {
+            total[2 * q] += (even >> (16 * q)) & 0xFFFF;
+            total[2 * q + 1] += (odd >> (16 * q)) & 0xFFFF;
+        }
+    }
+    for (Py_ssize_t q = 0; q < lanes && q < 8; q++)
+        if (total[q] != (uint64_t)N) return 1;
+    return 0;
+}
+
+/* out[k * 8 + q] = sum over rows i, in row order, of cnt[i * 8 + q] * tile[i * 6 + k]: the
+ * scalar count_tile's multiplies and adds, 4 replicates a vector, the 12 accumulators in
+ * registers (AVX2 has 16). */
+BS_AVX2 static inline __attribute__((always_inline)) void bs_tile6(const uint8_t *cnt, const double *tile, Py_ssize_t N, double *out) {
+    bs_f64x4 a[6][2];
+    for (int k = 0; k < 6; k++) a[k][0] = a[k][1] = (bs_f64x4){0};
+    for (Py_ssize_t i = 0; i < N; i++) {
+        uint64_t w;
+        memcpy(&w, cnt + i * 8, 8);
+        bs_u64x4 b = (bs_u64x4){0} + w;
+        /* the count bytes into doubles, exactly: small integers under the exponent of 2^52 */
+        bs_f64x4 c0 = (bs_f64x4)(((b >> (bs_u64x4){0, 8, 16, 24}) & 0xFF) | BS_TWO52) - 0x1p52;
+        bs_f64x4 c1 = (bs_f64x4)(((b >> (bs_u64x4){32, 40, 48, 56}) & 0xFF) | BS_TWO52) - 0x1p52;
+        for (int k = 0; k < 6; k++) {
+            double v = tile[i * 6 + k];
+            a[k][0] += c0 * v;
+            a[k][1] += c1 * v;
+        }
+    }
+    for (int k = 0; k < 6; k++) memcpy(out + k * 8, a[k], 64);
+}
+
+BS_AVX2 static void bs_tile6_avx2(const uint8_t *cnt, const double *tile, Py_ssize_t N, double *out) {
+    bs_tile6(cnt, tile, N, out);
+}
+BS_AVX512 static void bs_tile6_avx512(const uint8_t *cnt, const double *tile, Py_ssize_t N, double *out) {
+    bs_tile6(cnt, tile, N, out);
+}
+
+/* ---- replicate_sums: 8 replicates' draw-order sums over a table of nv 4-column groups ------
+ * The rows are random and the table outgrows L2, so memory latency sets the pace: the rows of
+ * the draws BS_AHEAD steps ahead (8 replicates a step) are prefetched, their indices kept in a
+ * ring until their turn.  Each replicate still adds its own rows in draw order. */
+#define BS_AHEAD 8   /* a power of two */
+
+BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
+    const double size = (double)N;
+    const Py_ssize_t stride = 4 * nv;
+    bs_u64x4 x0, x1;
+    bs_seed4(&x0, r0);
+    bs_seed4(&x1, r0 + 4);
+    bs_f64x4 a[8][4];
+    for (int q = 0; q < 8; q++)
+        for (int j = 0; j < 4; j++) a[q][j] = (bs_f64x4){0};
+    uint32_t ring[BS_AHEAD][8];
+#define BS_PRODUCE(d) do { \
+        bs_i32x4 a0_ = bs_draw4(&x0, size), a1_ = bs_draw4(&x1, size); \
+        uint32_t *slot_ = ring[(d) & (BS_AHEAD - 1)]; \
+        memcpy(slot_, &a0_, 16); \
+        memcpy(slot_ + 4, &a1_, 16); \
+        for (int q = 0; q < 8; q++) { \
+            const char *p_ = (const char *)(tbl + (size_t)slot_[q] * stride); \
+            __builtin_prefetch(p_); \
+            if (nv > 2) __builtin_prefetch(p_ + 8 * stride - 1);   /* the row's second line */ \
+        } \
+    } while (0)
+#define BS_CONSUME(d) do { \
+        const uint32_t *slot_ = ring[(d) & (BS_AHEAD - 1)]; \
+        for (int q = 0; q < 8; q++) { \
+            const bs_f64x4 *row_ = (const bs_f64x4 *)(tbl + (size_t)slot_[q] * stride); \
+            for (int j = 0; j < nv; j++) a[q][j] += row_[j]; \
+        } \
+    } while (0)
+    Py_ssize_t d = 0;
+    for (; d < N && d < BS_AHEAD; d++) BS_PRODUCE(d);
+    for (; d < N; d++) {
+        BS_CONSUME(d - BS_AHEAD);
+        BS_PRODUCE(d);
+    }
+    for (Py_ssize_t e = d < BS_AHEAD ? 0 : d - BS_AHEAD; e < N; e++) BS_CONSUME(e);
+#undef BS_PRODUCE
+#undef BS_CONSUME
+    for (int q = 0; q < 8; q++)
+        for (int j = 0; j < nv; j++) memcpy(out + (q * 4 + j) * 4, &a[q][j], 32);
+}
+
+/* nv a constant in each copy, so that the accumulators stay in registers */
+#define BS_SUMS8_BODY \
+    switch (nv) { \
+    case 1: bs_sums8(tbl, N, r0, 1, out); break; \
+    case 2: bs_sums8(tbl, N, r0, 2, out); break; \
+    case 3: bs_sums8(tbl, N, r0, 3, out); break; \
+    default: bs_sums8(tbl, N, r0, 4, out); break; \
+    }
+BS_AVX2 static void bs_sums8_avx2(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) { BS_SUMS8_BODY }
+BS_AVX512 static void bs_sums8_avx512(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) { BS_SUMS8_BODY }
+#undef BS_SUMS8_BODY
+
+/* replicate_sums with the vector kernels (level 1 or 2): out (R, K), zeroed by the caller.
+ * Returns 0, or ERR_NOMEM. */
+static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, int level) {
+    Py_ssize_t nv_max = (K < 16 ? K + 3 : 16) / 4;
+    double *raw = (double *)malloc((size_t)N * (size_t)nv_max * 32 + 64);
+    if (!raw) return ERR_NOMEM;
+    /* rows of 4 * nv doubles, zero past K (added, never read back), from a cache-line boundary:
+     * a row of 4 or 8 columns is then one line, not two every other time */
+    double *tbl = (double *)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+    for (Py_ssize_t k0 = 0; k0 < K; k0 += 16) {
+        Py_ssize_t kw = K - k0 < 16 ? K - k0 : 16;
+        int nv = (int)((kw + 3) / 4);
+        for (Py_ssize_t i = 0; i < N; i++)
+            for (Py_ssize_t c = 0; c < 4 * nv; c++) tbl[i * 4 * nv + c] = c < kw ? v[i * K + k0 + c] : 0.0;
+        for (Py_ssize_t r0 = 0; r0 < R; r0 += 8) {
+            double acc[8 * 16];
+            if (level >= 2) bs_sums8_avx512(tbl, N, r0, nv, acc);
+            else bs_sums8_avx2(tbl, N, r0, nv, acc);
+            for (Py_ssize_t q = 0; q < 8 && r0 + q < R; q++)
+                for (Py_ssize_t c = 0; c < kw; c++) o[(r0 + q) * K + k0 + c] = acc[q * 16 + c];
+        }
+    }
+    free(raw);
+    return 0;
+}
+
+#undef BS_AVX2
+#undef BS_AVX512
+#endif
