@@ -36,6 +36,11 @@ BIG = ["v%d" % i for i in range(100000)]   # past DENSE_MAX distinct tokens: the
 MID = BIG[:700]                            # up to DENSE_MAX: the dense skip-bigram tables
 def text(n, vocab=VOCAB):
     return " ".join(rng.choice(vocab) for _ in range(n))
+def one_example(scorer, a, refs):
+    """call: the scorer on one example (small: its first 999 characters)."""
+    global call
+    def call(small):
+        scorer.score(a[:999], [refs[0][:999]]) if small else scorer.score(a, refs)
 '''
 
 RUN = r'''
@@ -55,22 +60,19 @@ CASES = {
     "rougeL_rouge155_one_example": r'''
 scorer = RougeScorer(["rougeL"])
 a, b = text(600000), text(600000)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # flavor rouge_score: the bit-parallel LCS length (lcs_length)
     "rougeL_rouge_score_one_example": r'''
 scorer = RougeScorer(["rougeL"], flavor="rouge_score")
 a, b = text(600000), text(600000)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # the weighted LCS, cell by cell (wlcs_marks)
     "rougeW_one_example": r'''
 scorer = RougeScorer(["rougeW"])
 a, b = text(25000), text(25000)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # a batch whose one example is long (the batch loop's own check runs between examples)
     "rougeL_batch_n_jobs_1": r'''
@@ -128,36 +130,31 @@ def call(small):
     "rougeS_any_gap_blocked": r'''
 scorer = RougeScorer(["rougeS*"])
 a, b = text(100000, BIG), text(100000, BIG)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # a gap of 100 with a large vocabulary: blocked tables with the gap's window (~45 s)
     "rougeSU100_blocked": r'''
 scorer = RougeScorer(["rougeSU100"])
 a, b = text(150000, BIG), text(150000, BIG)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # a gap near the length with 700 distinct words: the dense table, gap cells a position (~6 s)
     "rougeS_long_gap_dense": r'''
 scorer = RougeScorer(["rougeS60000"])
 a, b = text(65000, MID), text(65000, MID)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # a short prediction's pairs hashed, a 10-million-word reference looked up pair by pair (~7 s)
     "rougeS_hashed_long_reference": r'''
 scorer = RougeScorer(["rougeS50"])
 a, b = text(1000, MID), " ".join([text(100000, MID)] * 100)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # any gap, 700 distinct words: dense tables, ~15 ms a reference, 250 references (~4 s)
     "rougeS_any_gap_dense_many_references": r'''
 scorer = RougeScorer(["rougeS*"])
 a, refs = text(60000, MID), [text(60000, MID)] * 250
-def call(small):
-    scorer.score(a[:999], [refs[0][:999]]) if small else scorer.score(a, refs)
+one_example(scorer, a, refs)
 ''',
     # a Chinese text that is one block of Han characters (csrc/jieba.c)
     "jieba_one_block": r'''
