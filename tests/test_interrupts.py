@@ -162,7 +162,9 @@ from rouge_full_metric import native_segmenters
 segment = native_segmenters.jieba_segmenter()
 assert segment is not None
 chars = "我来到北京清华大学他说的确实在理今天天气很好我们一起去公园散步吧"
-block = "".join(rng.choice(chars) for _ in range(5000000))
+# 12 million characters: ~3 s uncut (5 million took ~1 s: the uncut call ended within a second of
+# the signal and passed on the core before jieba.c polled)
+block = "".join(rng.choice(chars) for _ in range(1000000)) * 12
 def call(small):
     segment(block[:99] if small else block)
 ''',
