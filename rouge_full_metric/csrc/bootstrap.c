@@ -4,19 +4,6 @@
 /* ------------------------------------------------------------------------------------------ */
 /* module functions                                                                              */
 
-/* The replicate loops run without the GIL for seconds on big corpora (10^6 examples x 1000
- * replicates: ~20 s), so between replicates they run the signal handlers every SIGNAL_MS
- * (interrupts.c); 1 when one raised (its exception is set, the GIL released again). */
-static int nogil_signals(PyThreadState **ts, int64_t *last) {
-    int64_t now = monotonic_ms();
-    if (now - *last < SIGNAL_MS) return 0;
-    *last = now;
-    PyEval_RestoreThread(*ts);
-    int rc = PyErr_CheckSignals();
-    *ts = PyEval_SaveThread();
-    return rc != 0;
-}
-
 /* replicate_sums(values, N, K, out, R): values a C-contiguous float64 (N, K) buffer in sorted
  * key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential sum of
  * the values at the Perl's N draws of replicate r (drand48 seeded with r), exactly as
@@ -37,7 +24,6 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     PyObject *res = NULL;
     char *raw = NULL;
     Py_ssize_t *at = NULL;
-    int stopped = 0;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
@@ -51,8 +37,7 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     {
         const double *v = (const double *)vb.buf;
         double *o = (double *)ob.buf;
-        int64_t last = monotonic_ms();
-        PyThreadState *ts = PyEval_SaveThread();
+        Py_BEGIN_ALLOW_THREADS
         const uint64_t A = 0x5DEECE66DULL, C = 0xB, MASK = (1ULL << 48) - 1;
         const double scale = 1.0 / 281474976710656.0, size = (double)N;
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
@@ -68,7 +53,6 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
             for (Py_ssize_t d = N; d < N + RS_AHEAD; d++)
                 for (int q = 0; q < RS_LANES; q++) at[d * RS_LANES + q] = 0;
             for (Py_ssize_t r0 = 0; r0 < R; r0 += RS_LANES) {
-                if ((stopped = nogil_signals(&ts, &last))) break;
                 Py_ssize_t lanes = R - r0 < RS_LANES ? R - r0 : RS_LANES;
                 uint64_t x[RS_LANES];
                 for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
@@ -97,9 +81,8 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
                 }
             }
         }
-        PyEval_RestoreThread(ts);
+        Py_END_ALLOW_THREADS
     }
-    if (stopped) goto end;   /* the handler's exception (KeyboardInterrupt) is set */
     Py_INCREF(Py_None);
     res = Py_None;
 end:
@@ -185,7 +168,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     PyObject *res = NULL;
     double *tiles = NULL;
     uint8_t *cnt = NULL;
-    int wrapped = 0, stopped = 0;
+    int wrapped = 0;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
@@ -199,8 +182,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     {
         const double *v = (const double *)vb.buf;
         double *o = (double *)ob.buf;
-        int64_t last = monotonic_ms();
-        PyThreadState *ts = PyEval_SaveThread();
+        Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
         if (tiles) {
             /* tiles[t][i][c] = v[i][t * CS_COLS + c], zero past K: each pass streams one tile */
@@ -211,7 +193,6 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                         tiles[(t * N + i) * CS_COLS + c] = k < K ? v[i * K + k] : 0.0;
                     }
             for (Py_ssize_t r0 = 0; r0 < R && !wrapped; r0 += CS_REPS) {
-                if ((stopped = nogil_signals(&ts, &last))) break;
                 wrapped = count_draws(cnt, N, r0, R);
                 for (Py_ssize_t t = 0; t < nt && !wrapped; t++) {
                     double acc[CS_COLS][CS_REPS];
@@ -222,10 +203,9 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                 }
             }
         }
-        PyEval_RestoreThread(ts);
+        Py_END_ALLOW_THREADS
     }
-    /* stopped: the handler's exception (KeyboardInterrupt) is set */
-    res = stopped ? NULL : PyBool_FromLong(!wrapped);
+    res = PyBool_FromLong(!wrapped);
 end:
     free(tiles);
     free(cnt);
