@@ -44,7 +44,7 @@ def fresh_word(k: int, alphabet: str, width: int) -> str:
     return "".join(letters)
 
 
-def one(flavor: str, lang: str, stem: bool, n_words: int) -> dict:
+def one(flavor: str, lang: str, stem: bool, n_words: int, max_seconds: float = 0.0) -> dict:
     sys.path.insert(0, ROOT)
     from rouge_full_metric import RougeScorer
 
@@ -60,8 +60,9 @@ def one(flavor: str, lang: str, stem: bool, n_words: int) -> dict:
     joiner = "" if lang in ("zh", "th") else " "
     counter = 0
     baseline = peak = None
+    samples = []
     start = time.perf_counter()
-    while counter < n_words:
+    while counter < n_words and not (max_seconds and samples and time.perf_counter() - start > max_seconds):
         preds, refs = [], []
         for _ in range(PAIRS_PER_BATCH):
             words = [fresh_word(counter + i, alphabet, width) for i in range(WORDS_PER_TEXT)]
@@ -77,8 +78,25 @@ def one(flavor: str, lang: str, stem: bool, n_words: int) -> dict:
         if baseline is None:
             baseline = peak = rss
         peak = max(peak, rss)
+        samples.append((counter, rss))
     return {"words": counter, "baseline_mb": baseline / 2 ** 20, "growth_mb": (peak - baseline) / 2 ** 20,
-            "seconds": time.perf_counter() - start}
+            "slope_mb": _slope(samples[len(samples) // 2:]), "seconds": time.perf_counter() - start}
+
+
+def _slope(samples: list) -> float:
+    """Least-squares growth in MB per 10^5 words over the samples (words, RSS): ~0 when flat.
+
+    Fitted over the second half of the run so that a memo filling up to its bound at the start
+    does not read as growth; a bound that is never reached shows as a positive slope.
+    """
+    if len(samples) < 2:
+        return float("nan")
+    n = len(samples)
+    mx = sum(w for w, _ in samples) / n
+    my = sum(r for _, r in samples) / n
+    sxx = sum((w - mx) ** 2 for w, _ in samples)
+    sxy = sum((w - mx) * (r - my) for w, r in samples)
+    return sxy / sxx * 1e5 / 2 ** 20 if sxx else float("nan")
 
 
 def _rss() -> int:
@@ -95,14 +113,17 @@ def main() -> None:
     parser.add_argument("--flavors", nargs="+", default=list(FLAVORS))
     parser.add_argument("--langs", nargs="+", default=list(LANGS))
     parser.add_argument("--engines", nargs="+", default=["compiled", "python"])
+    parser.add_argument("--max-seconds", type=float, default=0.0,
+                        help="stop a configuration after this long (0: never) and report the words reached")
     parser.add_argument("--one", nargs=3, metavar=("FLAVOR", "LANG", "STEM"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         flavor, lang, stem = args.one
-        print(json.dumps(one(flavor, lang, stem == "1", args.words)))
+        print(json.dumps(one(flavor, lang, stem == "1", args.words, args.max_seconds)))
         return
-    print("%-12s %-5s %-5s %-9s %12s %12s %9s" % ("flavor", "lang", "stem", "engine", "baseline MB",
-                                                   "growth MB", "seconds"))
+    print("%-12s %-5s %-5s %-9s %9s %12s %10s %14s %9s" % (
+        "flavor", "lang", "stem", "engine", "words", "baseline MB", "growth MB", "MB/10^5 words", "seconds"),
+        flush=True)
     for flavor in args.flavors:
         for lang in args.langs:
             for stem in (False, True):
@@ -112,6 +133,7 @@ def main() -> None:
                     if engine == "python":
                         env["ROUGE_FULL_METRIC_PURE_PYTHON"] = "1"
                     proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--words", str(args.words),
+                                           "--max-seconds", str(args.max_seconds),
                                            "--one", flavor, lang, "1" if stem else "0"],
                                           cwd=ROOT, env=env, capture_output=True, text=True)
                     if proc.returncode:
@@ -122,9 +144,9 @@ def main() -> None:
                         print("%-12s %-5s %-5s %-9s  n/a: %s" % (flavor, lang, "yes" if stem else "no", engine,
                                                                 row["skipped"]), flush=True)
                         continue
-                    print("%-12s %-5s %-5s %-9s %12.1f %12.1f %9.1f" % (
-                        flavor, lang, "yes" if stem else "no", engine, row["baseline_mb"], row["growth_mb"],
-                        row["seconds"]), flush=True)
+                    print("%-12s %-5s %-5s %-9s %9d %12.1f %10.1f %14.2f %9.1f" % (
+                        flavor, lang, "yes" if stem else "no", engine, row["words"], row["baseline_mb"],
+                        row["growth_mb"], row["slope_mb"], row["seconds"]), flush=True)
 
 
 if __name__ == "__main__":

@@ -32,8 +32,15 @@ from rouge_full_metric import RougeScorer, compiled
 assert compiled.AVAILABLE
 rng = random.Random(7)
 VOCAB = ["w%d" % i for i in range(50)]
+BIG = ["v%d" % i for i in range(100000)]   # past DENSE_MAX distinct tokens: the blocked skip-bigram tables
+MID = BIG[:700]                            # up to DENSE_MAX: the dense skip-bigram tables
 def text(n, vocab=VOCAB):
     return " ".join(rng.choice(vocab) for _ in range(n))
+def one_example(scorer, a, refs):
+    """call: the scorer on one example (small: its first 999 characters)."""
+    global call
+    def call(small):
+        scorer.score(a[:999], [refs[0][:999]]) if small else scorer.score(a, refs)
 '''
 
 RUN = r'''
@@ -61,22 +68,19 @@ CASES = {
     "rougeL_rouge155_one_example": r'''
 scorer = RougeScorer(["rougeL"])
 a, b = text(600000), text(600000)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # flavor rouge_score: the bit-parallel LCS length (lcs_length)
     "rougeL_rouge_score_one_example": r'''
 scorer = RougeScorer(["rougeL"], flavor="rouge_score")
 a, b = text(600000), text(600000)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # the weighted LCS, cell by cell (wlcs_marks)
     "rougeW_one_example": r'''
 scorer = RougeScorer(["rougeW"])
 a, b = text(25000), text(25000)
-def call(small):
-    scorer.score(a[:999], [b[:999]]) if small else scorer.score(a, [b])
+one_example(scorer, a, [b])
 ''',
     # a batch whose one example is long (the batch loop's own check runs between examples)
     "rougeL_batch_n_jobs_1": r'''
@@ -134,13 +138,47 @@ texts = [text(600) for _ in range(3000)]
 def call(small):
     scorer.filter_near_duplicates(texts[:10] if small else texts, 0.9, n_jobs=2)
 ''',
+    # skip-bigrams of one long example (csrc/skip_bigrams.c, pair_stats.c's pair_part): each
+    # table path of the kernel, every one several seconds uncut
+    # any gap, 100,000 distinct words: blocked tables, a pass over both texts per block (~20 s)
+    "rougeS_any_gap_blocked": r'''
+scorer = RougeScorer(["rougeS*"])
+a, b = text(100000, BIG), text(100000, BIG)
+one_example(scorer, a, [b])
+''',
+    # a gap of 100 with a large vocabulary: blocked tables with the gap's window (~45 s)
+    "rougeSU100_blocked": r'''
+scorer = RougeScorer(["rougeSU100"])
+a, b = text(150000, BIG), text(150000, BIG)
+one_example(scorer, a, [b])
+''',
+    # a gap near the length with 700 distinct words: the dense table, gap cells a position (~6 s)
+    "rougeS_long_gap_dense": r'''
+scorer = RougeScorer(["rougeS60000"])
+a, b = text(65000, MID), text(65000, MID)
+one_example(scorer, a, [b])
+''',
+    # a short prediction's pairs hashed, a 10-million-word reference looked up pair by pair (~7 s)
+    "rougeS_hashed_long_reference": r'''
+scorer = RougeScorer(["rougeS50"])
+a, b = text(1000, MID), " ".join([text(100000, MID)] * 100)
+one_example(scorer, a, [b])
+''',
+    # any gap, 700 distinct words: dense tables, ~15 ms a reference, 250 references (~4 s)
+    "rougeS_any_gap_dense_many_references": r'''
+scorer = RougeScorer(["rougeS*"])
+a, refs = text(60000, MID), [text(60000, MID)] * 250
+one_example(scorer, a, refs)
+''',
     # a Chinese text that is one block of Han characters (csrc/jieba.c)
     "jieba_one_block": r'''
 from rouge_full_metric import native_segmenters
 segment = native_segmenters.jieba_segmenter()
 assert segment is not None
 chars = "我来到北京清华大学他说的确实在理今天天气很好我们一起去公园散步吧"
-block = "".join(rng.choice(chars) for _ in range(5000000))
+# 12 million characters: ~3 s uncut (5 million took ~1 s: the uncut call ended within a second of
+# the signal and passed on the core before jieba.c polled)
+block = "".join(rng.choice(chars) for _ in range(1000000)) * 12
 def call(small):
     segment(block[:99] if small else block)
 ''',
@@ -206,8 +244,8 @@ def test_scorer_exact_after_an_interrupted_call():
     rng = random.Random(3)
     vocab = ["w%d" % i for i in range(50)]
 
-    def text(n):
-        return " ".join(rng.choice(vocab) for _ in range(n))
+    def text(n, words=vocab):
+        return " ".join(rng.choice(words) for _ in range(n))
 
     small_a = [text(rng.randint(1, 300)) + "\n" + text(rng.randint(1, 80)) for _ in range(30)]
     small_b = [text(rng.randint(1, 300)) for _ in range(30)]
@@ -216,6 +254,12 @@ def test_scorer_exact_after_an_interrupted_call():
     # rougeLsum ~0.3 s): longer ones, so that the 0.3 s alarm lands inside the call
     huge_a, huge_b = text(600000), text(600000)
     matrix_texts = [text(rng.randint(100, 200)) for _ in range(4000)]
+    # skip-bigrams: the dense tables (a gap near the length; any gap over many references) live in
+    # the Worker and must be cleared when cut short; the blocked ones are the call's own
+    mid, big = vocab + ["m%d" % i for i in range(650)], ["b%d" % i for i in range(100000)]
+    dense_a, dense_b = text(65000, mid), text(65000, mid)
+    many_a, many_refs = text(60000, mid), [text(60000, mid)] * 250
+    blocked_a, blocked_b = text(100000, big), text(100000, big)
     cases = [
         (dict(rouge_types=["rougeL", "rougeLsum"]), lambda s: s.score(huge_a, [huge_b])),
         (dict(rouge_types=["rougeL"], flavor="rouge_score"), lambda s: s.score_batch([huge_a], [huge_b])),
@@ -224,6 +268,9 @@ def test_scorer_exact_after_an_interrupted_call():
         # rows over 64 tokens: ~1 s for this matrix (short rows took 0.2-0.5 s, too close to the alarm)
         (dict(rouge_types=["rougeL"], flavor="rouge_score"),
          lambda s: s.score_matrix(matrix_texts)),
+        (dict(rouge_types=["rougeS60000", "rougeS4", "rougeS*"]), lambda s: s.score(dense_a, [dense_b])),
+        (dict(rouge_types=["rougeS*", "rougeSU4"]), lambda s: s.score(many_a, many_refs)),
+        (dict(rouge_types=["rougeS*", "rougeS4"]), lambda s: s.score(blocked_a, [blocked_b])),
     ]
     old = signal.signal(signal.SIGALRM, handler)
     try:

@@ -177,6 +177,8 @@ static int pair_part_any_gap(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, double
     for (Py_ssize_t r = 0; r < M; r++) {
         const int32_t *lr = w->lr.v + w->lro[r];
         Py_ssize_t T = w->lro[r + 1] - w->lro[r], nrows = 0, hi = 0;
+        /* one text is at most 65,535 x DENSE_MAX adds (~50 ms); many references add up */
+        if (worker_poll(w, T * D)) break;   /* callers check w->stop; P is cleared below */
         memset(pre, 0, (size_t)D * sizeof(int32_t));
         for (Py_ssize_t k = 0; k < T; k++) {
             int32_t b = lr[k];
@@ -250,17 +252,20 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
             grow((void **)&w->clog, &w->clogcap, (snap ? 0 : npairs) + 1, sizeof(int32_t)) ||
             (snap && grow((void **)&w->rtab, &w->rtabcap, W * W + 1, sizeof(int32_t)))) return -1;
         int32_t *cnt = w->dcnt, *log = w->clog;
-        Py_ssize_t pspan = (Py_ssize_t)gap + 2;
-        for (Py_ssize_t i = 0; i + 1 < pn; i++) {
+        Py_ssize_t pspan = (Py_ssize_t)gap + 2, acc = 0;
+        /* a gap near the length costs up to 65,535^2 / 2 cells a text: seconds, so it polls;
+         * once stopped the numbers are meaningless (callers check w->stop) and the whole
+         * table, at most ~2 MiB, is cleared rather than the prediction's pairs walked again */
+        for (Py_ssize_t i = 0; i + 1 < pn && !POLL_LOOP(w, acc, pspan); i++) {
             int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
             Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
             for (Py_ssize_t j = i + 1; j < jend; j++) row[lp[j]]++;
         }
         if (snap) memcpy(w->rtab, cnt, (size_t)(W * W) * sizeof(int32_t));
-        for (Py_ssize_t r = 0; r < M; r++) {
+        for (Py_ssize_t r = 0; r < M && !w->stop; r++) {
             const int32_t *lr = w->lr.v + w->lro[r];
             Py_ssize_t T = w->lro[r + 1] - w->lro[r], nlog = 0;
-            for (Py_ssize_t i = 0; i + 1 < T; i++) {
+            for (Py_ssize_t i = 0; i + 1 < T && !POLL_LOOP(w, acc, pspan); i++) {
                 int32_t base = (lr[i] + 1) * (int32_t)W + 1;
                 Py_ssize_t jend = i + pspan < T ? i + pspan : T;
                 if (snap)
@@ -279,7 +284,7 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
                 else restore(cnt, log, nlog);
             }
         }
-        if (W * W <= npairs) memset(cnt, 0, (size_t)(W * W) * sizeof(int32_t));
+        if (W * W <= npairs || w->stop) memset(cnt, 0, (size_t)(W * W) * sizeof(int32_t));
         else
             for (Py_ssize_t i = 0; i + 1 < pn; i++) {
                 int32_t *row = cnt + (Py_ssize_t)(lp[i] + 1) * W + 1;
@@ -298,7 +303,7 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
     Py_ssize_t bound = (Py_ssize_t)w->ppc[ti];
     uint64_t mask;
     if (gt_init(w, bound + 1, &mask)) return -1;
-    Py_ssize_t pspan = gap < 0 ? pn : (Py_ssize_t)gap + 2;
+    Py_ssize_t pspan = gap < 0 ? pn : (Py_ssize_t)gap + 2, acc = 0;
     for (Py_ssize_t i = 0; i + 1 < pn; i++) {
         uint64_t hi = (uint64_t)(uint32_t)lp[i] << 32;
         Py_ssize_t jend = i + pspan < pn ? i + pspan : pn;
@@ -309,7 +314,8 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
         Py_ssize_t T = w->lro[r + 1] - w->lro[r], span = gap < 0 ? T : (Py_ssize_t)gap + 2;
         uint32_t st = ++w->stamp;
         double hits = 0.0;
-        for (Py_ssize_t i = 0; i + 1 < T; i++) {
+        /* the prediction's pairs are bounded (HASH_PAIRS_MAX), a reference's are not */
+        for (Py_ssize_t i = 0; i + 1 < T && !POLL_LOOP(w, acc, span); i++) {
             if (lr[i] < 0) continue;
             uint64_t hi = (uint64_t)(uint32_t)lr[i] << 32;
             Py_ssize_t jend = i + span < T ? i + span : T;
@@ -356,7 +362,10 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
     int packed = n <= 4 && D < 65536;
     uint64_t mask;
     if (gt_init(w, pcount, &mask)) return -1;
-    for (Py_ssize_t p = 0; p < pcount; p++) {
+    /* a hash lookup a window, mostly a cache miss on long texts: 4-12 s for two texts of 10^7
+     * words, so both loops poll (callers check w->stop; gt_init starts the table afresh) */
+    Py_ssize_t acc = 0;
+    for (Py_ssize_t p = 0; p < pcount && !POLL_LOOP(w, acc, n); p++) {
         uint64_t key = 0;
         if (packed) for (int q = 0; q < n; q++) key = (key << 16) | (uint32_t)lp[p + q];
         else key = ngram_key(lp + p, n);
@@ -369,7 +378,7 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
         double hits = 0.0;
         Py_ssize_t last_bad = -1;
         if (pcount) {
-            for (Py_ssize_t k = 0; k < T; k++) {
+            for (Py_ssize_t k = 0; k < T && !POLL_LOOP(w, acc, n); k++) {
                 if (lr[k] < 0) { last_bad = k; continue; }
                 Py_ssize_t p = k - n + 1;
                 if (p < 0 || last_bad >= p) continue;

@@ -16,11 +16,14 @@ static double pair_count(Py_ssize_t T, Py_ssize_t gap);
 /* Add the pair counts of tokens t[0..T) (prediction-local ids, -1: skipped but still a position)
  * whose second token b is in [b0, b0 + B) to rows (b - b0) * D of tab; *touched lists the rows
  * written (flag marks them).  win[a] counts id a among the positions within reach of the current
- * one (all earlier positions when gap < 0); it is zero on entry and on return. */
-static void pair_rows(const int32_t *t, Py_ssize_t T, Py_ssize_t gap, Py_ssize_t D, Py_ssize_t b0,
-                      Py_ssize_t B, int64_t *tab, int32_t *win, unsigned char *flag, int32_t *touched,
-                      Py_ssize_t *ntouched) {
-    Py_ssize_t hi = 0;   /* ids a >= hi have win[a] == 0 */
+ * one (all earlier positions when gap < 0); it is zero on entry and on return.  One pass over a
+ * long text is the whole cost of a block (a million tokens by a hundred thousand distinct ones
+ * took minutes uncut), so it polls; once w->stop is set the rows are meaningless (callers
+ * check w->stop) but win is still cleared. */
+static void pair_rows(WorkerObject *w, const int32_t *t, Py_ssize_t T, Py_ssize_t gap, Py_ssize_t D,
+                      Py_ssize_t b0, Py_ssize_t B, int64_t *tab, int32_t *win, unsigned char *flag,
+                      int32_t *touched, Py_ssize_t *ntouched) {
+    Py_ssize_t hi = 0, acc = 0;   /* ids a >= hi have win[a] == 0 */
     for (Py_ssize_t j = 0; j < T; j++) {
         if (gap >= 0 && j - gap - 2 >= 0 && t[j - gap - 2] >= 0) win[t[j - gap - 2]]--;
         int32_t b = t[j];
@@ -29,9 +32,11 @@ static void pair_rows(const int32_t *t, Py_ssize_t T, Py_ssize_t gap, Py_ssize_t
             int64_t *row = tab + (Py_ssize_t)(b - b0) * D;
             if (!flag[b - b0]) { flag[b - b0] = 1; touched[(*ntouched)++] = b - (int32_t)b0; }
             for (Py_ssize_t a = 0; a < hi; a++) row[a] += win[a];
+            acc += hi;
         }
         win[b]++;
         if (b >= hi) hi = b + 1;
+        if (POLL_LOOP(w, acc, 1)) break;
     }
     memset(win, 0, (size_t)hi * sizeof(int32_t));
 }
@@ -62,13 +67,13 @@ static int pair_part_blocked(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, Py_ssi
     if (!P || !R || !win || !ptouched || !rtouched || !pflag || !rflag) goto done;
     for (Py_ssize_t b0 = 0; b0 < D; b0 += B) {
         Py_ssize_t nb = D - b0 < B ? D - b0 : B, np = 0;
-        pair_rows(lp, pn, gap, D, b0, nb, P, win, pflag, ptouched, &np);
-        for (Py_ssize_t r = 0; r < M; r++) {
-            Py_ssize_t nr = 0;
-            pair_rows(w->lr.v + w->lro[r], w->lro[r + 1] - w->lro[r], gap, D, b0, nb, R, win, rflag,
+        pair_rows(w, lp, pn, gap, D, b0, nb, P, win, pflag, ptouched, &np);
+        for (Py_ssize_t r = 0; r < M && !w->stop; r++) {
+            Py_ssize_t nr = 0, acc = 0;
+            pair_rows(w, w->lr.v + w->lro[r], w->lro[r + 1] - w->lro[r], gap, D, b0, nb, R, win, rflag,
                       rtouched, &nr);
             int64_t hits = 0;
-            for (Py_ssize_t q = 0; q < nr; q++) {
+            for (Py_ssize_t q = 0; q < nr && !POLL_LOOP(w, acc, D); q++) {
                 int64_t *y = R + (Py_ssize_t)rtouched[q] * D;
                 if (pflag[rtouched[q]]) {
                     const int64_t *x = P + (Py_ssize_t)rtouched[q] * D;
@@ -83,6 +88,7 @@ static int pair_part_blocked(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, Py_ssi
             memset(P + (Py_ssize_t)ptouched[q] * D, 0, (size_t)D * sizeof(int64_t));
             pflag[ptouched[q]] = 0;
         }
+        if (w->stop) break;   /* ph is meaningless (callers check w->stop); the tables are ours alone */
     }
     rc = 0;
 done:
