@@ -170,6 +170,22 @@ scorer = RougeScorer(["rougeS*"])
 a, refs = text(60000, MID), [text(60000, MID)] * 250
 one_example(scorer, a, refs)
 ''',
+    # the Perl bootstrap's replicate sums over a large corpus (csrc/bootstrap.c): 10^6 examples x
+    # 12 values x 1000 replicates, ~20 s uncut in draw order, ~5 s by counts
+    "bootstrap_replicate_sums": r'''
+import numpy as np
+from rouge_full_metric import batch
+values = np.random.default_rng(0).random((1000000, 12))
+def call(small):
+    batch.replicate_sums(values[:100] if small else values, 1000)
+''',
+    "bootstrap_count_sums": r'''
+import numpy as np
+from rouge_full_metric import batch
+values = np.random.default_rng(0).random((1000000, 12))
+def call(small):
+    batch.count_sums(values[:100] if small else values, 1000)
+''',
     # a Chinese text that is one block of Han characters (csrc/jieba.c)
     "jieba_one_block": r'''
 from rouge_full_metric import native_segmenters

@@ -4,6 +4,7 @@
 /* ------------------------------------------------------------------------------------------ */
 /* module functions                                                                              */
 
+
 /* replicate_sums(values, N, K, out, R): values a C-contiguous float64 (N, K) buffer in sorted
  * key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential sum of
  * the values at the Perl's N draws of replicate r (drand48 seeded with r), exactly as
@@ -25,6 +26,7 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     PyObject *res = NULL;
     char *raw = NULL;
     Py_ssize_t *at = NULL;
+    int stopped = 0;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
@@ -34,11 +36,13 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     if (level > 0) {
         int err = 0;
         double *o = (double *)ob.buf;
-        Py_BEGIN_ALLOW_THREADS
+        int64_t last = monotonic_ms();
+        PyThreadState *ts = PyEval_SaveThread();
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
-        if (N > 0 && K > 0) err = bs_replicate_sums((const double *)vb.buf, N, K, o, R, level);
-        Py_END_ALLOW_THREADS
-        if (err) { PyErr_NoMemory(); goto end; }
+        if (N > 0 && K > 0) err = bs_replicate_sums((const double *)vb.buf, N, K, o, R, level, &ts, &last);
+        PyEval_RestoreThread(ts);
+        if (err == ERR_NOMEM) PyErr_NoMemory();
+        if (err) goto end;   /* ERR_PY: the handler's exception (KeyboardInterrupt) is set */
         Py_INCREF(Py_None);
         res = Py_None;
         goto end;
@@ -53,7 +57,8 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     {
         const double *v = (const double *)vb.buf;
         double *o = (double *)ob.buf;
-        Py_BEGIN_ALLOW_THREADS
+        int64_t last = monotonic_ms();
+        PyThreadState *ts = PyEval_SaveThread();
         const uint64_t A = 0x5DEECE66DULL, C = 0xB, MASK = (1ULL << 48) - 1;
         const double scale = 1.0 / 281474976710656.0, size = (double)N;
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
@@ -69,6 +74,7 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
             for (Py_ssize_t d = N; d < N + RS_AHEAD; d++)
                 for (int q = 0; q < RS_LANES; q++) at[d * RS_LANES + q] = 0;
             for (Py_ssize_t r0 = 0; r0 < R; r0 += RS_LANES) {
+                if ((stopped = nogil_signals(&ts, &last))) break;
                 Py_ssize_t lanes = R - r0 < RS_LANES ? R - r0 : RS_LANES;
                 uint64_t x[RS_LANES];
                 for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
@@ -97,8 +103,9 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
                 }
             }
         }
-        Py_END_ALLOW_THREADS
+        PyEval_RestoreThread(ts);
     }
+    if (stopped) goto end;   /* the handler's exception (KeyboardInterrupt) is set */
     Py_INCREF(Py_None);
     res = Py_None;
 end:
@@ -197,7 +204,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     PyObject *res = NULL;
     double *tiles = NULL;
     uint8_t *cnt = NULL;
-    int wrapped = 0;
+    int wrapped = 0, stopped = 0;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
         goto end;
@@ -214,7 +221,8 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     {
         const double *v = (const double *)vb.buf;
         double *o = (double *)ob.buf;
-        Py_BEGIN_ALLOW_THREADS
+        int64_t last = monotonic_ms();
+        PyThreadState *ts = PyEval_SaveThread();
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
         if (tiles) {
             /* tiles[t][i][c] = v[i][t * CS_COLS + c], zero past K: each pass streams one tile */
@@ -225,6 +233,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                         tiles[(t * N + i) * CS_COLS + c] = k < K ? v[i * K + k] : 0.0;
                     }
             for (Py_ssize_t r0 = 0; r0 < R && !wrapped; r0 += CS_REPS) {
+                if ((stopped = nogil_signals(&ts, &last))) break;
 #ifdef BOOTSTRAP_SIMD
                 if (level > 0) {
                     if (level >= 2) bs_count8_avx512(cnt, N, r0);
@@ -249,9 +258,10 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                 }
             }
         }
-        Py_END_ALLOW_THREADS
+        PyEval_RestoreThread(ts);
     }
-    res = PyBool_FromLong(!wrapped);
+    /* stopped: the handler's exception (KeyboardInterrupt) is set */
+    res = stopped ? NULL : PyBool_FromLong(!wrapped);
 end:
     free(tiles);
     free(cnt);

@@ -191,9 +191,11 @@ BS_AVX2 static void bs_sums8_avx2(const double *tbl, Py_ssize_t N, Py_ssize_t r0
 BS_AVX512 static void bs_sums8_avx512(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) { BS_SUMS8_BODY }
 #undef BS_SUMS8_BODY
 
-/* replicate_sums with the vector kernels (level 1 or 2): out (R, K), zeroed by the caller.
- * Returns 0, or ERR_NOMEM. */
-static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, int level) {
+/* replicate_sums with the vector kernels (level 1 or 2): out (R, K), zeroed by the caller;
+ * between blocks of replicates the signal handlers run (nogil_signals: *ts is the caller's saved
+ * thread state).  Returns 0, ERR_NOMEM, or ERR_PY when a handler raised (its exception set). */
+static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, int level,
+                             PyThreadState **ts, int64_t *last) {
     Py_ssize_t nv_max = (K < 16 ? K + 3 : 16) / 4;
     double *raw = (double *)malloc((size_t)N * (size_t)nv_max * 32 + 64);
     if (!raw) return ERR_NOMEM;
@@ -206,6 +208,7 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
         for (Py_ssize_t i = 0; i < N; i++)
             for (Py_ssize_t c = 0; c < 4 * nv; c++) tbl[i * 4 * nv + c] = c < kw ? v[i * K + k0 + c] : 0.0;
         for (Py_ssize_t r0 = 0; r0 < R; r0 += 8) {
+            if (nogil_signals(ts, last)) { free(raw); return ERR_PY; }
             double acc[8 * 16];
             if (level >= 2) bs_sums8_avx512(tbl, N, r0, nv, acc);
             else bs_sums8_avx2(tbl, N, r0, nv, acc);
