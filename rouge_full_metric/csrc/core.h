@@ -59,7 +59,7 @@ typedef struct { int32_t *v; Py_ssize_t n, cap; } IVec;
 typedef struct { uint64_t h; uint64_t head, head2; uint64_t off; uint32_t len; int32_t fin; } Entry;
 
 /* Slots hold the hash's high 32 bits and entry index + 1, so a probe touches an entry only
- * when the hashes agree; tokens of up to 8 bytes compare as one word (head). */
+ * when the hashes agree; tokens of up to 16 bytes compare as two words (head, head2). */
 typedef struct {
     Entry *ent; Py_ssize_t nent, capent;
     uint64_t *tab; Py_ssize_t tabcap;   /* power of two */
