@@ -392,3 +392,31 @@ def test_scanner_finds_tokens_across_its_64_byte_blocks():
                 assert workers["rouge_score"].tokens(text)[0] == _tokenize_plain(text), (off, size, text)
                 checked += 1
     assert checked == 70 * len(sizes) * 3
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_lowering_levels_give_the_python_tokens(level):
+    # tok_perl's lowering pass has an AVX2 version and a word-at-a-time one; each must keep exactly
+    # [A-Za-z0-9] (every byte of a UTF-8 sequence is a separator) at every offset of a block.
+    from rouge_full_metric.rouge_score_flavor import _tokenize_plain
+    from rouge_full_metric.tokenization import raw_sentences, tokenize
+
+    previous, supported = compiled.core._tokenizer_simd(-1)
+    if level > supported:
+        pytest.skip("the CPU has no AVX2")
+    compiled.core._tokenizer_simd(level)
+    try:
+        workers = {flavor: compiled_scorer(RougeScorer(["rouge1"], flavor=flavor)).engine.worker()
+                   for flavor in ("rouge155", "rouge_score")}
+        every = "".join(chr(c) for c in range(1, 0x80)) + "\u00e9\u00c9\u00df\u4e2d\U0001f600\u0130\u212a"
+        rng = random.Random(level)
+        texts = [every, every[::-1]]
+        for _ in range(1500):
+            n = rng.choice([rng.randrange(0, 70), rng.randrange(60, 400)])
+            texts.append("".join(rng.choice(every) if rng.random() < 0.3 else rng.choice("aZ09 ") for _ in range(n)))
+        for text in texts:
+            perl = [t for line in raw_sentences(text) for t in tokenize(line)]
+            assert workers["rouge155"].tokens(text)[0] == perl, text
+            assert workers["rouge_score"].tokens(text)[0] == _tokenize_plain(text), text
+    finally:
+        compiled.core._tokenizer_simd(previous)

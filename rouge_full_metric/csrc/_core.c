@@ -124,6 +124,8 @@ static PyMethodDef module_methods[] = {
      "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
     {"count_sums", mod_count_sums, METH_VARARGS,
      "count_sums(values, N, K, out, R): the Perl bootstrap's replicate sums as draw counts times values, in row order; False when a count passes 255."},
+    {"_tokenizer_simd", mod_tokenizer_simd, METH_O,
+     "_tokenizer_simd(level) -> (previous, supported): the Perl tokenizer's lowering, 0 word at a time, 1 AVX2 (tests)."},
     {"_bootstrap_hooks", mod_bootstrap_hooks, METH_VARARGS,
      "_bootstrap_hooks(simd, count_limit) -> previous (simd, count_limit, supported simd); -1 keeps a setting (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},

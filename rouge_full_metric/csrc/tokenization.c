@@ -196,6 +196,95 @@ static inline uint64_t nonzero_bytes8(uint64_t x) {
     return ((((x + L7F) & H80) >> 7) * 0x0102040810204080ULL) >> 56;
 }
 
+/* ---- the lowering pass of tok_perl: b = LOWER_ALNUM of the span, and per 64-byte block a mask
+ * of its nonzero bytes.  Two versions with the same output, chosen at run time: AVX2 (32 bytes
+ * an instruction) and the word-at-a-time one for every other machine. */
+
+/* 0: word at a time, 1: AVX2 (capped at what the CPU has; tests force each) */
+static int lower_supported = -1, lower_allowed = 1;
+
+/* Scalar: b[0:n] lowered, zeros up to the end of the block holding byte n; masks[k] for the
+ * blocks 0..n>>6. */
+static void lower_masks_scalar(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
+    Py_ssize_t k = 0, end = ((n >> 6) + 1) * 64;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x = lower_alnum8(load64(u + k));
+        memcpy(b + k, &x, 8);
+    }
+    memset(b + k, 0, (size_t)(end - k));
+    for (; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    for (Py_ssize_t base = 0; base < end; base += 64) {
+        uint64_t M = 0;
+        for (int j = 0; j < 8; j++) M |= nonzero_bytes8(load64(b + base + 8 * j)) << (8 * j);
+        masks[base >> 6] = M;
+    }
+}
+
+#if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9))
+#define LOWER_SIMD 1
+#include <immintrin.h>
+
+/* 32 bytes: [A-Z] -> [a-z], [a-z0-9] kept, every other byte 0; the nonzero bytes' mask. */
+__attribute__((target("avx2"))) static inline uint32_t lower32_avx2(const unsigned char *u, unsigned char *b) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)u);
+    __m256i t = _mm256_or_si256(x, _mm256_set1_epi8(0x20));   /* letters lowercased */
+    __m256i a = _mm256_sub_epi8(t, _mm256_set1_epi8('a')), d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    /* unsigned a <= 25 and d <= 9 (a byte >= 0x80 lands above both) */
+    __m256i alpha = _mm256_cmpeq_epi8(_mm256_min_epu8(a, _mm256_set1_epi8(25)), a);
+    __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
+    __m256i r = _mm256_or_si256(_mm256_and_si256(alpha, t), _mm256_and_si256(digit, x));
+    _mm256_storeu_si256((__m256i *)b, r);
+    return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(alpha, digit));
+}
+
+__attribute__((target("avx2"))) static void lower_masks_avx2(const unsigned char *u, Py_ssize_t n, unsigned char *b,
+                                                            uint64_t *masks) {
+    Py_ssize_t base = 0;
+    for (; base + 64 <= n; base += 64)
+        masks[base >> 6] = (uint64_t)lower32_avx2(u + base, b + base) |
+                           (uint64_t)lower32_avx2(u + base + 32, b + base + 32) << 32;
+    /* the last block (it holds byte n) from a zero-padded copy: nothing past n is read */
+    unsigned char tail[64];
+    memset(tail, 0, 64);
+    memcpy(tail, u + base, (size_t)(n - base));
+    masks[base >> 6] = (uint64_t)lower32_avx2(tail, b + base) | (uint64_t)lower32_avx2(tail + 32, b + base + 32) << 32;
+}
+#endif
+
+static int lower_level(void) {
+    if (lower_supported < 0) {
+#ifdef LOWER_SIMD
+        __builtin_cpu_init();
+        lower_supported = __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+        lower_supported = 0;
+#endif
+    }
+    return lower_allowed < lower_supported ? lower_allowed : lower_supported;
+}
+
+static void lower_masks(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
+#ifdef LOWER_SIMD
+    if (lower_level() >= 1) { lower_masks_avx2(u, n, b, masks); return; }
+#endif
+    lower_masks_scalar(u, n, b, masks);
+}
+
+/* _tokenizer_simd(level) -> (previous level, supported level): tests force the word-at-a-time
+ * lowering (0) or AVX2 (1); -1 leaves it as it is. */
+static PyObject *mod_tokenizer_simd(PyObject *self, PyObject *arg) {
+    long level = PyLong_AsLong(arg);
+    if (level == -1 && PyErr_Occurred()) return NULL;
+    if (level < -1 || level > 1) {
+        PyErr_SetString(PyExc_ValueError, "level must be -1, 0 or 1");
+        return NULL;
+    }
+    lower_level();
+    PyObject *old = Py_BuildValue("ii", lower_allowed, lower_supported);
+    if (old && level >= 0) lower_allowed = (int)level;
+    return old;
+}
+
 typedef struct { uint64_t h, head, head2; Py_ssize_t s, len; } ScanTok;
 
 /* Look up a batch of scanned tokens (their front slots were prefetched as they were found). */
@@ -214,7 +303,7 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
      * after the one holding byte n (a token ending at a block's end is closed by the next block)
      * and 16 more (a token's two head words are read whole) */
     Py_ssize_t padded = ((n >> 6) + 1) * 64 + 16;
-    if (ensure_tbuf(c, padded) || reserve_tokens(c, out, n)) return -1;
+    if (ensure_tbuf(c, padded + ((n >> 6) + 1) * 8) || reserve_tokens(c, out, n)) return -1;
     unsigned char *b = (unsigned char *)w->tbuf;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     for (Py_ssize_t k = 0; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
@@ -228,13 +317,10 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
     }
     return 0;
 #else
-    Py_ssize_t k = 0;
-    for (; k + 8 <= n; k += 8) {
-        uint64_t x = lower_alnum8(load64(u + k));
-        memcpy(b + k, &x, 8);
-    }
-    memset(b + k, 0, (size_t)(padded - k));
-    for (; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    /* masks after the text's blocks, 8-byte aligned */
+    uint64_t *masks = (uint64_t *)(void *)(b + padded);
+    lower_masks(u, n, b, masks);
+    memset(b + padded - 16, 0, 16);
     /* Tokens from bit masks, 64 bytes at a time: M marks the nonzero bytes of a block, a start is
      * a 1 after a 0, an end a 0 after a 1.  Finding a token then depends on the masks only, not on
      * the previous token's length (a scan from token to token chains a load, a compare and a
@@ -247,8 +333,7 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
     Py_ssize_t pending = -1;
     uint64_t carry = 0;   /* the previous block's last byte is not 0 */
     for (Py_ssize_t base = 0; base <= n; base += 64) {
-        uint64_t M = 0;
-        for (int j = 0; j < 8; j++) M |= nonzero_bytes8(load64(b + base + 8 * j)) << (8 * j);
+        uint64_t M = masks[base >> 6];
         uint64_t before = (M << 1) | carry;
         uint64_t starts = M & ~before, ends = ~M & before;
         carry = M >> 63;
