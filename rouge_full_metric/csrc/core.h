@@ -181,7 +181,9 @@ typedef struct {
 
 /* helper: a thread that is not the caller's; it leaves Python's signal handlers (which only the
  * main thread runs) to the caller and learns of Ctrl-C by the cancel byte */
-typedef struct Ctx { WorkerObject *w; PyThreadState *ts; int nogil; int err; int helper; } Ctx;
+/* high: set by tok_perl when its span held a byte >= 0x80 (read_text's check for rouge_score's
+ * two non-ASCII lowercasings then runs only on such texts) */
+typedef struct Ctx { WorkerObject *w; PyThreadState *ts; int nogil; int err; int helper; int high; } Ctx;
 
 static PyTypeObject EngineType;
 static PyTypeObject WorkerType;

@@ -204,29 +204,35 @@ static inline uint64_t nonzero_bytes8(uint64_t x) {
 static int lower_supported = -1, lower_allowed = 1;
 
 /* Scalar: b[0:n] lowered, zeros up to the end of the block holding byte n; masks[k] for the
- * blocks 0..n>>6. */
-static void lower_masks_scalar(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
+ * blocks 0..n>>6.  Returns nonzero when u[0:n] holds a byte >= 0x80. */
+static int lower_masks_scalar(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
     Py_ssize_t k = 0, end = ((n >> 6) + 1) * 64;
+    uint64_t any = 0;
     for (; k + 8 <= n; k += 8) {
-        uint64_t x = lower_alnum8(load64(u + k));
+        uint64_t w = load64(u + k), x = lower_alnum8(w);
+        any |= w;
         memcpy(b + k, &x, 8);
     }
     memset(b + k, 0, (size_t)(end - k));
-    for (; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    for (; k < n; k++) { any |= u[k]; b[k] = LOWER_ALNUM[u[k]]; }
     for (Py_ssize_t base = 0; base < end; base += 64) {
         uint64_t M = 0;
         for (int j = 0; j < 8; j++) M |= nonzero_bytes8(load64(b + base + 8 * j)) << (8 * j);
         masks[base >> 6] = M;
     }
+    return (any & 0x8080808080808080ULL) != 0;
 }
 
 #if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9))
 #define LOWER_SIMD 1
 #include <immintrin.h>
 
-/* 32 bytes: [A-Z] -> [a-z], [a-z0-9] kept, every other byte 0; the nonzero bytes' mask. */
-__attribute__((target("avx2"))) static inline uint32_t lower32_avx2(const unsigned char *u, unsigned char *b) {
+/* 32 bytes: [A-Z] -> [a-z], [a-z0-9] kept, every other byte 0; the nonzero bytes' mask; *high
+ * gathers the bytes' top bits. */
+__attribute__((target("avx2"))) static inline uint32_t lower32_avx2(const unsigned char *u, unsigned char *b,
+                                                                    __m256i *high) {
     __m256i x = _mm256_loadu_si256((const __m256i *)u);
+    *high = _mm256_or_si256(*high, x);
     __m256i t = _mm256_or_si256(x, _mm256_set1_epi8(0x20));   /* letters lowercased */
     __m256i a = _mm256_sub_epi8(t, _mm256_set1_epi8('a')), d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
     /* unsigned a <= 25 and d <= 9 (a byte >= 0x80 lands above both) */
@@ -237,17 +243,20 @@ __attribute__((target("avx2"))) static inline uint32_t lower32_avx2(const unsign
     return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(alpha, digit));
 }
 
-__attribute__((target("avx2"))) static void lower_masks_avx2(const unsigned char *u, Py_ssize_t n, unsigned char *b,
-                                                            uint64_t *masks) {
+__attribute__((target("avx2"))) static int lower_masks_avx2(const unsigned char *u, Py_ssize_t n, unsigned char *b,
+                                                           uint64_t *masks) {
+    __m256i high = _mm256_setzero_si256();
     Py_ssize_t base = 0;
     for (; base + 64 <= n; base += 64)
-        masks[base >> 6] = (uint64_t)lower32_avx2(u + base, b + base) |
-                           (uint64_t)lower32_avx2(u + base + 32, b + base + 32) << 32;
+        masks[base >> 6] = (uint64_t)lower32_avx2(u + base, b + base, &high) |
+                           (uint64_t)lower32_avx2(u + base + 32, b + base + 32, &high) << 32;
     /* the last block (it holds byte n) from a zero-padded copy: nothing past n is read */
     unsigned char tail[64];
     memset(tail, 0, 64);
     memcpy(tail, u + base, (size_t)(n - base));
-    masks[base >> 6] = (uint64_t)lower32_avx2(tail, b + base) | (uint64_t)lower32_avx2(tail + 32, b + base + 32) << 32;
+    masks[base >> 6] = (uint64_t)lower32_avx2(tail, b + base, &high) |
+                       (uint64_t)lower32_avx2(tail + 32, b + base + 32, &high) << 32;
+    return _mm256_movemask_epi8(high) != 0;
 }
 #endif
 
@@ -263,11 +272,11 @@ static int lower_level(void) {
     return lower_allowed < lower_supported ? lower_allowed : lower_supported;
 }
 
-static void lower_masks(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
+static int lower_masks(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
 #ifdef LOWER_SIMD
-    if (lower_level() >= 1) { lower_masks_avx2(u, n, b, masks); return; }
+    if (lower_level() >= 1) return lower_masks_avx2(u, n, b, masks);
 #endif
-    lower_masks_scalar(u, n, b, masks);
+    return lower_masks_scalar(u, n, b, masks);
 }
 
 /* _tokenizer_simd(level) -> (previous level, supported level): tests force the word-at-a-time
@@ -306,7 +315,7 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
     if (ensure_tbuf(c, padded + ((n >> 6) + 1) * 8) || reserve_tokens(c, out, n)) return -1;
     unsigned char *b = (unsigned char *)w->tbuf;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    for (Py_ssize_t k = 0; k < n; k++) b[k] = LOWER_ALNUM[u[k]];
+    for (Py_ssize_t k = 0; k < n; k++) { c->high |= u[k] >= 0x80; b[k] = LOWER_ALNUM[u[k]]; }
     memset(b + n, 0, 16);
     Py_ssize_t i = 0;
     while (i < n) {
@@ -319,7 +328,7 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
 #else
     /* masks after the text's blocks, 8-byte aligned */
     uint64_t *masks = (uint64_t *)(void *)(b + padded);
-    lower_masks(u, n, b, masks);
+    c->high |= lower_masks(u, n, b, masks);
     memset(b + padded - 16, 0, 16);
     /* Tokens from bit masks, 64 bytes at a time: M marks the nonzero bytes of a block, a start is
      * a 1 after a 0, an end a 0 after a 1.  Finding a token then depends on the masks only, not on

@@ -684,15 +684,21 @@ static int read_text(Ctx *c, const Src *s, const Span *items, TextBuf *tb) {
     tb->stok_alias = tb->ftok_alias = 1;
     int limited = e->word_limit || e->byte_limit;
     if (e->flavor == FLAVOR_RS) {
-        int lowering = 0;   /* U+0130 / U+212A somewhere (neither spans a line break) */
-        if (!s->is_list) lowering = has_rs_ascii_lowering((const unsigned char *)s->whole.p, s->whole.n);
-        else
-            for (Py_ssize_t k = 0; k < s->count && !lowering; k++)
-                lowering = has_rs_ascii_lowering((const unsigned char *)items[s->first + k].p, items[s->first + k].n);
         if (collect_lines(c, s, items, 1)) return -1;
-        for (Py_ssize_t k = 0; k < w->nlines; k++) {
-            if ((lowering ? tok_rs : tok_perl)(c, w->lines[k].p, w->lines[k].n, &tb->tok)) return -1;
-            if (e->needs_sentences && ivec_push(&tb->send, (int32_t)tb->tok.n)) goto nomem;
+        /* tok_perl's tokens are rouge_score's unless the text holds U+0130 or U+212A (neither
+         * spans a line break); only a text with a non-ASCII byte is searched for them, and one
+         * that holds them is read again with tok_rs */
+        c->high = 0;
+        for (int lowering = 0; lowering < 2; lowering++) {
+            tb->tok.n = tb->send.n = 0;
+            for (Py_ssize_t k = 0; k < w->nlines; k++) {
+                if ((lowering ? tok_rs : tok_perl)(c, w->lines[k].p, w->lines[k].n, &tb->tok)) return -1;
+                if (e->needs_sentences && ivec_push(&tb->send, (int32_t)tb->tok.n)) goto nomem;
+            }
+            int again = 0;
+            for (Py_ssize_t k = 0; c->high && !lowering && k < w->nlines && !again; k++)
+                again = has_rs_ascii_lowering((const unsigned char *)w->lines[k].p, w->lines[k].n);
+            if (!again) break;
         }
         return 0;
     }
