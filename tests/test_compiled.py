@@ -420,3 +420,13 @@ def test_lowering_levels_give_the_python_tokens(level):
             assert workers["rouge_score"].tokens(text)[0] == _tokenize_plain(text), text
     finally:
         compiled.core._tokenizer_simd(previous)
+
+
+def test_result_dicts_stay_out_of_the_collector_until_they_hold_a_container():
+    import gc
+
+    scores = RougeScorer(["rouge1", "rougeL"], flavor="rouge_score").score_batch(["a b c"] * 3, ["a b d"] * 3)
+    if compiled.AVAILABLE:
+        assert not gc.is_tracked(scores[0]) and not gc.is_tracked(scores[0]["rouge1"])
+    scores[0]["note"] = []
+    assert gc.is_tracked(scores[0])

@@ -254,6 +254,9 @@ static int build_range(EngineObject *e, const Texts *t, Py_ssize_t a, Py_ssize_t
             Py_DECREF(lst);
             if (failed) goto end;
         }
+        /* str keys and untracked Scores: the dict cannot be part of a cycle (CPython tracks it
+         * because Score is a tuple subclass; a later insertion of a container tracks it again) */
+        if (!sd && PyObject_GC_IsTracked(d)) PyObject_GC_UnTrack(d);
     }
     rc = 0;
 end:
