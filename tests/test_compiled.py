@@ -430,3 +430,47 @@ def test_result_dicts_stay_out_of_the_collector_until_they_hold_a_container():
         assert not gc.is_tracked(scores[0]) and not gc.is_tracked(scores[0]["rouge1"])
     scores[0]["note"] = []
     assert gc.is_tracked(scores[0])
+
+
+@pytest.mark.parametrize("level", [0, 1])
+def test_sentence_ends_of_the_one_pass_line_reader(level):
+    # A whole text is tokenized in one pass, its lines found from "\n" masks: the tokens and the
+    # token count at the end of each non-empty line must be those of reading line by line, for
+    # newlines at every offset of a block, empty lines, lines without tokens, and lists.
+    from rouge_full_metric.rouge_score_flavor import _tokenize_plain
+    from rouge_full_metric.tokenization import tokenize
+
+    previous, supported = compiled.core._tokenizer_simd(-1)
+    if level > supported:
+        pytest.skip("the CPU has no AVX2")
+
+    def by_lines(texts, tok):
+        tokens, ends = [], []
+        for text in texts:
+            for line in text.split("\n"):
+                if line:
+                    tokens += tok(line)
+                    ends.append(len(tokens))
+        return tokens, ends
+
+    toks = {"rouge_score": _tokenize_plain,
+            "rouge155": lambda line: tokenize(line.encode().lower().decode("latin-1"))}
+    compiled.core._tokenizer_simd(level)
+    try:
+        workers = {flavor: compiled_scorer(RougeScorer(["rouge1", "rougeLsum"], flavor=flavor)).engine.worker()
+                   for flavor in toks}
+        rng = random.Random(7 + level)
+        alphabet = ["ab", "Cd", "9", " ", "\n", "\n\n", ".", "-", "\u00e9", "\u0130", " \n "]
+        texts = ["\n" * k + "ab" for k in range(3)] + ["ab" + "\n" * k for k in range(3)] + ["", "\n", "...\n,"]
+        texts += [("x" * off) + "\n" + "y" * (130 - off) for off in range(0, 130)]
+        texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 160))) for _ in range(1500)]
+        for text in texts:
+            for flavor, tok in toks.items():
+                got = workers[flavor].tokens(text)
+                assert (got[0], got[1]) == by_lines([text], tok), (flavor, text)
+        for _ in range(300):
+            items = [rng.choice(texts) for _ in range(rng.randrange(1, 4))]
+            got = workers["rouge_score"].tokens(items)
+            assert (got[0], got[1]) == by_lines(items, _tokenize_plain), items
+    finally:
+        compiled.core._tokenizer_simd(previous)

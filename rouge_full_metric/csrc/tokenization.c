@@ -203,9 +203,19 @@ static inline uint64_t nonzero_bytes8(uint64_t x) {
 /* 0: word at a time, 1: AVX2 (capped at what the CPU has; tests force each) */
 static int lower_supported = -1, lower_allowed = 1;
 
+/* Bit j of the result: byte j of x is "\n" (exact: each byte's test stays inside the byte). */
+static inline uint64_t newline_bytes8(uint64_t x) {
+    const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
+    uint64_t y = x ^ 0x0A0A0A0A0A0A0A0AULL;
+    uint64_t zero = ~(((y & L7F) + L7F) | y) & H80;   /* bit 7 of each byte that is 0 */
+    return ((zero >> 7) * 0x0102040810204080ULL) >> 56;
+}
+
 /* Scalar: b[0:n] lowered, zeros up to the end of the block holding byte n; masks[k] for the
- * blocks 0..n>>6.  Returns nonzero when u[0:n] holds a byte >= 0x80. */
-static int lower_masks_scalar(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
+ * blocks 0..n>>6, and nl[k] (unless NULL) the block's "\n" bytes.  Returns nonzero when u[0:n]
+ * holds a byte >= 0x80. */
+static int lower_masks_scalar(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks,
+                              uint64_t *nl) {
     Py_ssize_t k = 0, end = ((n >> 6) + 1) * 64;
     uint64_t any = 0;
     for (; k + 8 <= n; k += 8) {
@@ -220,6 +230,16 @@ static int lower_masks_scalar(const unsigned char *u, Py_ssize_t n, unsigned cha
         for (int j = 0; j < 8; j++) M |= nonzero_bytes8(load64(b + base + 8 * j)) << (8 * j);
         masks[base >> 6] = M;
     }
+    if (nl) {
+        Py_ssize_t base = 0;
+        for (; base + 64 <= n; base += 64) {
+            uint64_t L = 0;
+            for (int j = 0; j < 8; j++) L |= newline_bytes8(load64(u + base + 8 * j)) << (8 * j);
+            nl[base >> 6] = L;
+        }
+        nl[base >> 6] = 0;
+        for (Py_ssize_t k2 = base; k2 < n; k2++) nl[base >> 6] |= (uint64_t)(u[k2] == '\n') << (k2 - base);
+    }
     return (any & 0x8080808080808080ULL) != 0;
 }
 
@@ -228,11 +248,12 @@ static int lower_masks_scalar(const unsigned char *u, Py_ssize_t n, unsigned cha
 #include <immintrin.h>
 
 /* 32 bytes: [A-Z] -> [a-z], [a-z0-9] kept, every other byte 0; the nonzero bytes' mask; *high
- * gathers the bytes' top bits. */
+ * gathers the bytes' top bits, *nl gets the "\n" bytes' mask. */
 __attribute__((target("avx2"))) static inline uint32_t lower32_avx2(const unsigned char *u, unsigned char *b,
-                                                                    __m256i *high) {
+                                                                    __m256i *high, uint32_t *nl) {
     __m256i x = _mm256_loadu_si256((const __m256i *)u);
     *high = _mm256_or_si256(*high, x);
+    *nl = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n')));
     __m256i t = _mm256_or_si256(x, _mm256_set1_epi8(0x20));   /* letters lowercased */
     __m256i a = _mm256_sub_epi8(t, _mm256_set1_epi8('a')), d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
     /* unsigned a <= 25 and d <= 9 (a byte >= 0x80 lands above both) */
@@ -244,18 +265,22 @@ __attribute__((target("avx2"))) static inline uint32_t lower32_avx2(const unsign
 }
 
 __attribute__((target("avx2"))) static int lower_masks_avx2(const unsigned char *u, Py_ssize_t n, unsigned char *b,
-                                                           uint64_t *masks) {
+                                                           uint64_t *masks, uint64_t *nl) {
     __m256i high = _mm256_setzero_si256();
+    uint32_t n0, n1;
     Py_ssize_t base = 0;
-    for (; base + 64 <= n; base += 64)
-        masks[base >> 6] = (uint64_t)lower32_avx2(u + base, b + base, &high) |
-                           (uint64_t)lower32_avx2(u + base + 32, b + base + 32, &high) << 32;
+    for (; base + 64 <= n; base += 64) {
+        masks[base >> 6] = (uint64_t)lower32_avx2(u + base, b + base, &high, &n0) |
+                           (uint64_t)lower32_avx2(u + base + 32, b + base + 32, &high, &n1) << 32;
+        if (nl) nl[base >> 6] = (uint64_t)n0 | (uint64_t)n1 << 32;
+    }
     /* the last block (it holds byte n) from a zero-padded copy: nothing past n is read */
     unsigned char tail[64];
     memset(tail, 0, 64);
     memcpy(tail, u + base, (size_t)(n - base));
-    masks[base >> 6] = (uint64_t)lower32_avx2(tail, b + base, &high) |
-                       (uint64_t)lower32_avx2(tail + 32, b + base + 32, &high) << 32;
+    masks[base >> 6] = (uint64_t)lower32_avx2(tail, b + base, &high, &n0) |
+                       (uint64_t)lower32_avx2(tail + 32, b + base + 32, &high, &n1) << 32;
+    if (nl) nl[base >> 6] = (uint64_t)n0 | (uint64_t)n1 << 32;
     return _mm256_movemask_epi8(high) != 0;
 }
 #endif
@@ -272,11 +297,11 @@ static int lower_level(void) {
     return lower_allowed < lower_supported ? lower_allowed : lower_supported;
 }
 
-static int lower_masks(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks) {
+static int lower_masks(const unsigned char *u, Py_ssize_t n, unsigned char *b, uint64_t *masks, uint64_t *nl) {
 #ifdef LOWER_SIMD
-    if (lower_level() >= 1) return lower_masks_avx2(u, n, b, masks);
+    if (lower_level() >= 1) return lower_masks_avx2(u, n, b, masks, nl);
 #endif
-    return lower_masks_scalar(u, n, b, masks);
+    return lower_masks_scalar(u, n, b, masks, nl);
 }
 
 /* _tokenizer_simd(level) -> (previous level, supported level): tests force the word-at-a-time
@@ -304,31 +329,43 @@ static inline int emit_batch(Ctx *c, const unsigned char *b, const ScanTok *t, i
 }
 
 /* ROUGE-1.5.5 tokens of a byte span: maximal [A-Za-z0-9] runs, ASCII-lowercased (every other
- * byte, '-' and each byte of a UTF-8 sequence included, is a separator: spec §4.1). */
-static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
+ * byte, '-' and each byte of a UTF-8 sequence included, is a separator: spec §4.1).  With send,
+ * the span is read as lines split at "\n", and the token count at the end of each non-empty line
+ * is pushed to send: the same as tokenizing each such line in turn, in one pass. */
+static int tok_perl_lines(Ctx *c, const char *p, Py_ssize_t n, IVec *out, IVec *send) {
     WorkerObject *w = c->w;
     const unsigned char *u = (const unsigned char *)p;
     /* the span lowercased, separators as 0 bytes, then zeros to the end of the 64-byte block
-     * after the one holding byte n (a token ending at a block's end is closed by the next block)
-     * and 16 more (a token's two head words are read whole) */
-    Py_ssize_t padded = ((n >> 6) + 1) * 64 + 16;
-    if (ensure_tbuf(c, padded + ((n >> 6) + 1) * 8) || reserve_tokens(c, out, n)) return -1;
+     * holding byte n (a token ending at a block's end is closed by the next block) and 16 more (a
+     * token's two head words are read whole); then the blocks' masks */
+    Py_ssize_t padded = ((n >> 6) + 1) * 64 + 16, nblocks = (n >> 6) + 1;
+    if (ensure_tbuf(c, padded + nblocks * 16) || reserve_tokens(c, out, n)) return -1;
+    if (send && grow((void **)&send->v, &send->cap, send->n + n / 2 + 2, sizeof(int32_t))) { c->err = ERR_NOMEM; return -1; }
     unsigned char *b = (unsigned char *)w->tbuf;
+    Py_ssize_t line_start = 0;   /* with send: where the current line begins */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     for (Py_ssize_t k = 0; k < n; k++) { c->high |= u[k] >= 0x80; b[k] = LOWER_ALNUM[u[k]]; }
     memset(b + n, 0, 16);
     Py_ssize_t i = 0;
     while (i < n) {
-        if (!b[i]) { i++; continue; }
+        if (!b[i]) {
+            if (send && u[i] == '\n') {
+                if (i > line_start) send->v[send->n++] = (int32_t)out->n;
+                line_start = i + 1;
+            }
+            i++;
+            continue;
+        }
         Py_ssize_t s = i;
         while (b[i]) i++;
         if (emit(c, (const char *)b + s, i - s, head_of((const char *)b + s, i - s), out)) return -1;
     }
+    if (send && n > line_start) send->v[send->n++] = (int32_t)out->n;
     return 0;
 #else
     /* masks after the text's blocks, 8-byte aligned */
-    uint64_t *masks = (uint64_t *)(void *)(b + padded);
-    c->high |= lower_masks(u, n, b, masks);
+    uint64_t *masks = (uint64_t *)(void *)(b + padded), *nlm = send ? masks + nblocks : NULL;
+    c->high |= lower_masks(u, n, b, masks, nlm);
     memset(b + padded - 16, 0, 16);
     /* Tokens from bit masks, 64 bytes at a time: M marks the nonzero bytes of a block, a start is
      * a 1 after a 0, an end a 0 after a 1.  Finding a token then depends on the masks only, not on
@@ -345,8 +382,22 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
         uint64_t M = masks[base >> 6];
         uint64_t before = (M << 1) | carry;
         uint64_t starts = M & ~before, ends = ~M & before;
+        uint64_t nl = nlm ? nlm[base >> 6] : 0;
         carry = M >> 63;
-        while (ends) {
+        while (ends | nl) {
+            if (nl && (!ends || ctz64(nl) < ctz64(ends))) {
+                /* a line ends before the next token does (a token ending at the "\n" is in it):
+                 * its count once the batch is looked up */
+                Py_ssize_t q = base + ctz64(nl);
+                nl &= nl - 1;
+                if (q > line_start) {
+                    if (emit_batch(c, b, t, nt, out)) return -1;
+                    nt = 0;
+                    send->v[send->n++] = (int32_t)out->n;
+                }
+                line_start = q + 1;
+                continue;
+            }
             Py_ssize_t e = base + ctz64(ends), s;
             ends &= ends - 1;
             if (pending >= 0) { s = pending; pending = -1; }
@@ -369,9 +420,13 @@ static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) {
         }
         if (starts) pending = base + ctz64(starts);   /* at most one: its run reaches the block's end */
     }
-    return emit_batch(c, b, t, nt, out);
+    if (emit_batch(c, b, t, nt, out)) return -1;
+    if (send && n > line_start) send->v[send->n++] = (int32_t)out->n;
+    return 0;
 #endif
 }
+
+static int tok_perl(Ctx *c, const char *p, Py_ssize_t n, IVec *out) { return tok_perl_lines(c, p, n, out, NULL); }
 
 /* Whether u[0:n] holds U+0130 (C4 B0) or U+212A (E2 84 AA), the characters whose str.lower()
  * has ASCII letters. */

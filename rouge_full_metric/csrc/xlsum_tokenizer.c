@@ -683,25 +683,31 @@ static int read_text(Ctx *c, const Src *s, const Span *items, TextBuf *tb) {
     tb->tok.n = tb->stok.n = tb->send.n = tb->ftok.n = 0;
     tb->stok_alias = tb->ftok_alias = 1;
     int limited = e->word_limit || e->byte_limit;
+    IVec *send = e->needs_sentences ? &tb->send : NULL;
     if (e->flavor == FLAVOR_RS) {
-        if (collect_lines(c, s, items, 1)) return -1;
         /* tok_perl's tokens are rouge_score's unless the text holds U+0130 or U+212A (neither
          * spans a line break); only a text with a non-ASCII byte is searched for them, and one
-         * that holds them is read again with tok_rs */
+         * that holds them is read again, line by line, with tok_rs */
         c->high = 0;
-        for (int lowering = 0; lowering < 2; lowering++) {
-            tb->tok.n = tb->send.n = 0;
-            for (Py_ssize_t k = 0; k < w->nlines; k++) {
-                if ((lowering ? tok_rs : tok_perl)(c, w->lines[k].p, w->lines[k].n, &tb->tok)) return -1;
-                if (e->needs_sentences && ivec_push(&tb->send, (int32_t)tb->tok.n)) goto nomem;
-            }
-            int again = 0;
-            for (Py_ssize_t k = 0; c->high && !lowering && k < w->nlines && !again; k++)
-                again = has_rs_ascii_lowering((const unsigned char *)w->lines[k].p, w->lines[k].n);
-            if (!again) break;
+        if (!s->is_list) {
+            if (tok_perl_lines(c, s->whole.p, s->whole.n, &tb->tok, send)) return -1;
+        } else
+            for (Py_ssize_t k = 0; k < s->count; k++)
+                if (tok_perl_lines(c, items[s->first + k].p, items[s->first + k].n, &tb->tok, send)) return -1;
+        if (!c->high) return 0;
+        if (collect_lines(c, s, items, 1)) return -1;
+        int lowering = 0;
+        for (Py_ssize_t k = 0; k < w->nlines && !lowering; k++)
+            lowering = has_rs_ascii_lowering((const unsigned char *)w->lines[k].p, w->lines[k].n);
+        if (!lowering) return 0;
+        tb->tok.n = tb->send.n = 0;
+        for (Py_ssize_t k = 0; k < w->nlines; k++) {
+            if (tok_rs(c, w->lines[k].p, w->lines[k].n, &tb->tok)) return -1;
+            if (send && ivec_push(send, (int32_t)tb->tok.n)) goto nomem;
         }
         return 0;
     }
+    if (!limited && !s->is_list) return tok_perl_lines(c, s->whole.p, s->whole.n, &tb->tok, send);
     if (collect_lines(c, s, items, 0)) return -1;
     if (!limited) {
         for (Py_ssize_t k = 0; k < w->nlines; k++) {
