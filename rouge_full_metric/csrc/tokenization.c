@@ -321,8 +321,41 @@ static PyObject *mod_tokenizer_simd(PyObject *self, PyObject *arg) {
 
 typedef struct { uint64_t h, head, head2; Py_ssize_t s, len; } ScanTok;
 
-/* Look up a batch of scanned tokens (their front slots were prefetched as they were found). */
-static inline int emit_batch(Ctx *c, const unsigned char *b, const ScanTok *t, int nt, IVec *out) {
+/* Look up a batch of scanned tokens (their front slots and interner slots were prefetched as
+ * they were found).  Two passes: the first takes the front cache's hits and, for each miss,
+ * prefetches the interner entry its slot names, so that the misses' dependent loads overlap;
+ * the second appends the ids in order, interning the misses. */
+static inline int emit_batch(Ctx *c, const unsigned char *b, ScanTok *t, int nt, IVec *out) {
+    WorkerObject *w = c->w;
+    int32_t fin[64];
+    if (w->front && w->in.tabcap) {
+        uint64_t mask = (uint64_t)w->in.tabcap - 1;
+        for (int q = 0; q < nt; q++) {
+            fin[q] = INT32_MIN;   /* a miss */
+            if (t[q].len <= 16) {
+                const Front *fe = &w->front[t[q].h >> (64 - FRONT_BITS)];
+                if (fe->tag == front_tag(t[q].h, t[q].len) && fe->head == t[q].head && fe->head2 == t[q].head2) {
+                    fin[q] = fe->fin;
+                    continue;
+                }
+            }
+#if defined(__GNUC__) || defined(__clang__)
+            uint64_t e = w->in.tab[t[q].h & mask];
+            if (e) {
+                const char *en = (const char *)&w->in.ent[(e & 0xFFFFFFFFULL) - 1];
+                __builtin_prefetch(en);
+                __builtin_prefetch(en + sizeof(Entry) - 1);
+            }
+#endif
+        }
+        for (int q = 0; q < nt; q++) {
+            if (fin[q] != INT32_MIN) {
+                out->v[out->n] = fin[q];
+                out->n += fin[q] >= 0;
+            } else if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
+        }
+        return 0;
+    }
     for (int q = 0; q < nt; q++)
         if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
     return 0;
