@@ -58,11 +58,16 @@ typedef struct { int32_t *v; Py_ssize_t n, cap; } IVec;
  * of <= 16 bytes compares in two words without reading the arena. */
 typedef struct { uint64_t h; uint64_t head, head2; uint64_t off; uint32_t len; int32_t fin; } Entry;
 
-/* Slots hold the hash's high 32 bits and entry index + 1, so a probe touches an entry only
- * when the hashes agree; tokens of up to 16 bytes compare as two words (head, head2). */
+/* A slot of the interner's table, 32 bytes, aligned so that it is one cache line: a token of up
+ * to 16 bytes is found, with its final id, in the slot its hash names (prefetched by the scanner)
+ * without a dependent read of its entry.  tag: the hash's high 32 bits; idx1: entry index + 1
+ * (0: empty); fin: the entry's fin, kept equal to it (interner_set_fin). */
+typedef struct { uint64_t head, head2; uint32_t tag, len, idx1; int32_t fin; } Slot;
+
 typedef struct {
     Entry *ent; Py_ssize_t nent, capent;
-    uint64_t *tab; Py_ssize_t tabcap;   /* power of two */
+    Slot *tab; Py_ssize_t tabcap;   /* power of two */
+    void *tabmem;                   /* tab's allocation (tab is its first 64-byte boundary) */
     char *arena; Py_ssize_t alen, acap;
 } Interner;
 

@@ -69,7 +69,7 @@ static int set_native(EngineObject *self, PyObject *native) {
         if (!ascii) continue;
         Py_ssize_t vi = intern(&self->exc, v, vn, -1), ki = vi < 0 ? -1 : intern(&self->exc, k, kn, -1);
         if (ki < 0) { PyErr_NoMemory(); return -1; }
-        self->exc.ent[ki].fin = (int32_t)vi;
+        interner_set_fin(&self->exc, ki, (int32_t)vi);
     }
     self->native = 1;
     self->stem = stem;

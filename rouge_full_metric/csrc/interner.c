@@ -31,55 +31,57 @@ static inline uint64_t hash_bytes(const char *s, Py_ssize_t n) {
 }
 
 static void interner_free(Interner *in) {
-    free(in->ent); free(in->tab); free(in->arena);
+    free(in->ent); free(in->tabmem); free(in->arena);
     memset(in, 0, sizeof(*in));
 }
 
 static int interner_rehash(Interner *in, Py_ssize_t newcap) {
-    uint64_t *t = (uint64_t *)calloc((size_t)newcap, sizeof(uint64_t));
-    if (!t) return -1;
+    void *mem = calloc((size_t)newcap * sizeof(Slot) + 64, 1);
+    if (!mem) return -1;
+    Slot *t = (Slot *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     uint64_t mask = (uint64_t)newcap - 1;
     for (Py_ssize_t i = 0; i < in->nent; i++) {
-        uint64_t h = in->ent[i].h, s = h & mask;
-        while (t[s]) s = (s + 1) & mask;
-        t[s] = (h & 0xFFFFFFFF00000000ULL) | (uint64_t)(i + 1);
+        const Entry *en = &in->ent[i];
+        uint64_t s = en->h & mask;
+        while (t[s].idx1) s = (s + 1) & mask;
+        t[s].head = en->head;
+        t[s].head2 = en->head2;
+        t[s].tag = (uint32_t)(en->h >> 32);
+        t[s].len = en->len;
+        t[s].idx1 = (uint32_t)(i + 1);
+        t[s].fin = en->fin;
     }
-    free(in->tab);
+    free(in->tabmem);
+    in->tabmem = mem;
     in->tab = t;
     in->tabcap = newcap;
     return 0;
 }
 
-/* Index of the entry for s, or -1 with *slotp the empty slot where it would go. */
-static inline Py_ssize_t probe(const Interner *in, const char *s, Py_ssize_t n, uint64_t h, uint64_t head,
-                               uint64_t head2, uint64_t *slotp) {
-    uint64_t hi = h & 0xFFFFFFFF00000000ULL;
+/* The slot holding s, or the empty slot where it would go (idx1 == 0). */
+static inline Slot *probe(const Interner *in, const char *s, Py_ssize_t n, uint64_t h, uint64_t head,
+                          uint64_t head2) {
+    uint32_t tag = (uint32_t)(h >> 32);
     uint64_t mask = (uint64_t)in->tabcap - 1, slot = h & mask;
     for (;;) {
-        uint64_t e = in->tab[slot];
-        if (!e) break;
-        if ((e & 0xFFFFFFFF00000000ULL) == hi) {
-            const Entry *en = &in->ent[(e & 0xFFFFFFFFULL) - 1];
-            if (en->len == (uint32_t)n && en->head == head && en->head2 == head2 &&
-                (n <= 16 || memcmp(in->arena + en->off + 16, s + 16, (size_t)(n - 16)) == 0))
-                return (Py_ssize_t)(e & 0xFFFFFFFFULL) - 1;
-        }
+        Slot *e = &in->tab[slot];
+        if (!e->idx1) return e;
+        if (e->tag == tag && e->len == (uint32_t)n && e->head == head && e->head2 == head2 &&
+            (n <= 16 || memcmp(in->arena + in->ent[e->idx1 - 1].off + 16, s + 16, (size_t)(n - 16)) == 0))
+            return e;
         slot = (slot + 1) & mask;
     }
-    *slotp = slot;
-    return -1;
 }
 
-/* Index of the entry for s (created with fin = init_fin, or fin = own index when init_fin is
- * -4), or -1 when out of memory. */
-static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin, uint64_t h, uint64_t head,
-                           uint64_t head2) {
-    if (in->tabcap == 0 && interner_rehash(in, 1024)) return -1;
-    uint64_t slot = 0;
-    Py_ssize_t found = probe(in, s, n, h, head, head2, &slot);
-    if (found >= 0) return found;
-    if (grow((void **)&in->ent, &in->capent, in->nent + 1, sizeof(Entry))) return -1;
-    if (grow((void **)&in->arena, &in->acap, in->alen + n + 1, 1)) return -1;
+/* The slot of s's entry (created with fin = init_fin, or fin = own index when init_fin is -4),
+ * or NULL when out of memory.  The pointer holds until the next insertion. */
+static Slot *intern_slot(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin, uint64_t h, uint64_t head,
+                         uint64_t head2) {
+    if ((in->nent + 1) * 2 > in->tabcap && interner_rehash(in, in->tabcap ? in->tabcap * 2 : 1024)) return NULL;
+    Slot *e = probe(in, s, n, h, head, head2);
+    if (e->idx1) return e;
+    if (grow((void **)&in->ent, &in->capent, in->nent + 1, sizeof(Entry))) return NULL;
+    if (grow((void **)&in->arena, &in->acap, in->alen + n + 1, 1)) return NULL;
     Py_ssize_t idx = in->nent++;
     Entry *en = &in->ent[idx];
     en->h = h;
@@ -90,17 +92,37 @@ static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t in
     en->fin = init_fin == -4 ? (int32_t)idx : init_fin;
     memcpy(in->arena + in->alen, s, (size_t)n);
     in->alen += n;
-    in->tab[slot] = (h & 0xFFFFFFFF00000000ULL) | (uint64_t)(idx + 1);
-    if (in->nent * 2 > in->tabcap && interner_rehash(in, in->tabcap * 2)) return -1;
-    return idx;
+    e->head = head;
+    e->head2 = head2;
+    e->tag = (uint32_t)(h >> 32);
+    e->len = (uint32_t)n;
+    e->idx1 = (uint32_t)(idx + 1);
+    e->fin = en->fin;
+    return e;
+}
+
+/* Index of the entry for s, or -1 when out of memory. */
+static Py_ssize_t intern_h(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin, uint64_t h, uint64_t head,
+                           uint64_t head2) {
+    Slot *e = intern_slot(in, s, n, init_fin, h, head, head2);
+    return e ? (Py_ssize_t)e->idx1 - 1 : -1;
 }
 
 static Py_ssize_t intern(Interner *in, const char *s, Py_ssize_t n, int32_t init_fin) {
     return intern_h(in, s, n, init_fin, hash_bytes(s, n), head_of(s, n), head2_of(s, n));
 }
 
+/* Set entry idx's final id, in its entry and its slot. */
+static void interner_set_fin(Interner *in, Py_ssize_t idx, int32_t fin) {
+    Entry *en = &in->ent[idx];
+    en->fin = fin;
+    uint64_t mask = (uint64_t)in->tabcap - 1, slot = en->h & mask;
+    while (in->tab[slot].idx1 != (uint32_t)(idx + 1)) slot = (slot + 1) & mask;
+    in->tab[slot].fin = fin;
+}
+
 /* Index of the entry for s, or -1 when absent (never inserts: safe on a shared, read-only table). */
 static Py_ssize_t lookup(const Interner *in, const char *s, Py_ssize_t n) {
-    uint64_t slot, head = head_of(s, n), head2 = head2_of(s, n);
-    return in->tabcap ? probe(in, s, n, hash_tok(s, n, head, head2), head, head2, &slot) : -1;
+    uint64_t head = head_of(s, n), head2 = head2_of(s, n);
+    return in->tabcap ? (Py_ssize_t)probe(in, s, n, hash_tok(s, n, head, head2), head, head2)->idx1 - 1 : -1;
 }

@@ -83,7 +83,7 @@ static int32_t native_final(Ctx *c, Py_ssize_t idx) {
         if (k < 0) { c->err = ERR_NOMEM; return -3; }
         fin = (int32_t)k;
     }
-    w->in.ent[idx].fin = fin;
+    interner_set_fin(&w->in, idx, fin);
     return fin;
 }
 
@@ -116,7 +116,7 @@ static int32_t resolve_final(Ctx *c, Py_ssize_t idx) {
         }
     }
     if (fin == -3) c->err = ERR_PY;
-    else w->in.ent[idx].fin = fin;
+    else interner_set_fin(&w->in, idx, fin);
     if (c->nogil) c->ts = PyEval_SaveThread();
     return fin;
 }
@@ -142,11 +142,11 @@ static inline int emit_h(Ctx *c, const char *s, Py_ssize_t n, uint64_t h, uint64
             return 0;
         }
     }
-    Py_ssize_t idx = intern_h(&w->in, s, n, w->eng->filter ? -2 : -4, h, head, head2);
-    if (idx < 0) { c->err = ERR_NOMEM; return -1; }
-    int32_t fin = w->in.ent[idx].fin;
+    Slot *sl = intern_slot(&w->in, s, n, w->eng->filter ? -2 : -4, h, head, head2);
+    if (!sl) { c->err = ERR_NOMEM; return -1; }
+    int32_t fin = sl->fin;
     if (fin == -2) {
-        fin = resolve_final(c, idx);
+        fin = resolve_final(c, (Py_ssize_t)sl->idx1 - 1);
         if (c->err) return -1;
     }
     if (fe) { fe->tag = tag; fe->head = head; fe->head2 = head2; fe->fin = fin; }
@@ -321,41 +321,8 @@ static PyObject *mod_tokenizer_simd(PyObject *self, PyObject *arg) {
 
 typedef struct { uint64_t h, head, head2; Py_ssize_t s, len; } ScanTok;
 
-/* Look up a batch of scanned tokens (their front slots and interner slots were prefetched as
- * they were found).  Two passes: the first takes the front cache's hits and, for each miss,
- * prefetches the interner entry its slot names, so that the misses' dependent loads overlap;
- * the second appends the ids in order, interning the misses. */
-static inline int emit_batch(Ctx *c, const unsigned char *b, ScanTok *t, int nt, IVec *out) {
-    WorkerObject *w = c->w;
-    int32_t fin[64];
-    if (w->front && w->in.tabcap) {
-        uint64_t mask = (uint64_t)w->in.tabcap - 1;
-        for (int q = 0; q < nt; q++) {
-            fin[q] = INT32_MIN;   /* a miss */
-            if (t[q].len <= 16) {
-                const Front *fe = &w->front[t[q].h >> (64 - FRONT_BITS)];
-                if (fe->tag == front_tag(t[q].h, t[q].len) && fe->head == t[q].head && fe->head2 == t[q].head2) {
-                    fin[q] = fe->fin;
-                    continue;
-                }
-            }
-#if defined(__GNUC__) || defined(__clang__)
-            uint64_t e = w->in.tab[t[q].h & mask];
-            if (e) {
-                const char *en = (const char *)&w->in.ent[(e & 0xFFFFFFFFULL) - 1];
-                __builtin_prefetch(en);
-                __builtin_prefetch(en + sizeof(Entry) - 1);
-            }
-#endif
-        }
-        for (int q = 0; q < nt; q++) {
-            if (fin[q] != INT32_MIN) {
-                out->v[out->n] = fin[q];
-                out->n += fin[q] >= 0;
-            } else if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
-        }
-        return 0;
-    }
+/* Look up a batch of scanned tokens (their front slots were prefetched as they were found). */
+static inline int emit_batch(Ctx *c, const unsigned char *b, const ScanTok *t, int nt, IVec *out) {
     for (int q = 0; q < nt; q++)
         if (emit_h(c, (const char *)b + t[q].s, t[q].len, t[q].h, t[q].head, t[q].head2, out)) return -1;
     return 0;
