@@ -118,6 +118,42 @@ static Py_ssize_t lcs_length(WorkerObject *w, int32_t *slot, const int32_t *a, P
     return total;
 }
 
+/* LCS length of the prediction lp[0:pn] (prediction-local ids, numbered in order of first
+ * occurrence, so an id is its own mask index) against a reference in the same ids lr[0:rn] (-1:
+ * a token the prediction lacks, ids up to nids - 1): lcs_length without the slot table, the
+ * prediction's positions the bits.  A reference token outside the prediction reads the zero mask
+ * of row 0 and leaves the bits as they are.  -1 when the masks would pass TABLE_WORDS_LIMIT
+ * (the caller then takes lcs_length). */
+static Py_ssize_t lcs_length_local(WorkerObject *w, const int32_t *lp, Py_ssize_t pn, Py_ssize_t nids,
+                                   const int32_t *lr, Py_ssize_t rn, int *err) {
+    if (pn == 0 || rn == 0) return 0;
+    Py_ssize_t words = (pn + 63) >> 6;
+    if ((nids + 2) * words > TABLE_WORDS_LIMIT) return -1;
+    if (grow((void **)&w->masks, &w->maskcap, (nids + 2) * words, 8)) { *err = ERR_NOMEM; return 0; }
+    uint64_t *V = w->masks, *masks = w->masks + 2 * words;   /* masks - words: the zero row of id -1 */
+    memset(w->masks + words, 0, (size_t)((nids + 1) * words) * 8);
+    for (Py_ssize_t j = 0; j < pn; j++) masks[lp[j] * words + (j >> 6)] |= 1ULL << (j & 63);
+    Py_ssize_t total = 0;
+    if (words == 1) {
+        uint64_t v = ~0ULL;
+        for (Py_ssize_t i = 0; i < rn; i++) {
+            if ((i & 4095) == 4095 && worker_poll(w, 4096)) break;   /* callers check w->stop */
+            uint64_t u = v & masks[lr[i]];
+            v = (v + u) | (v - u);
+        }
+        return popc64(~v & (pn == 64 ? ~0ULL : (1ULL << pn) - 1));
+    }
+    Py_ssize_t acc = 0;
+    for (Py_ssize_t x = 0; x < words; x++) V[x] = ~0ULL;
+    for (Py_ssize_t i = 0; i < rn && !POLL_LOOP(w, acc, words); i++)   /* callers check w->stop */
+        if (lr[i] >= 0) lcs_step(V, V, masks + (Py_ssize_t)lr[i] * words, words);
+    for (Py_ssize_t x = 0; x < words; x++) {
+        uint64_t valid = x + 1 < words || (pn & 63) == 0 ? ~0ULL : (1ULL << (pn & 63)) - 1;
+        total += popc64(~V[x] & valid);
+    }
+    return total;
+}
+
 /* Set slot[t] -> mask index for the tokens of b (words 64-bit words per mask); returns the
  * number of distinct tokens or -1. */
 static Py_ssize_t set_masks(WorkerObject *w, const int32_t *b, Py_ssize_t n, Py_ssize_t words) {

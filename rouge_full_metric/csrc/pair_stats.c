@@ -599,8 +599,14 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
             for (Py_ssize_t r = 0; r < M; r++) {
                 IVec *rf = FLAT(&tbs[1 + r]);
                 int err = 0;
-                double hits = local ? (double)lcs_length(w, w->lslot1 + 1, w->lr.v + w->lro[r], rf->n, w->lp.v, pf->n, &err)
-                                    : (double)lcs_length(w, w->slot, rf->v, rf->n, pf->v, pf->n, &err);
+                Py_ssize_t got = -1;
+                /* the prediction's positions as the bits when that costs no more words a row */
+                if (local && (pf->n + 63) >> 6 <= (rf->n + 63) >> 6)
+                    got = lcs_length_local(w, w->lp.v, pf->n, w->pdist.n, w->lr.v + w->lro[r], rf->n, &err);
+                if (got < 0)
+                    got = local ? lcs_length(w, w->lslot1 + 1, w->lr.v + w->lro[r], rf->n, w->lp.v, pf->n, &err)
+                                : lcs_length(w, w->slot, rf->v, rf->n, pf->v, pf->n, &err);
+                double hits = (double)got;
                 if (err) { rcode = -1; goto done; }
                 double rc = (double)rf->n;
                 o[r].h = hits; o[r].rc = rc; o[r].pc = (double)pf->n; o[r].sel = rc != 0.0 ? hits / rc : 0.0;
