@@ -479,13 +479,14 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
     {
         /* local ids in order of first occurrence, and each one's joined count */
         int32_t *loc = w->loc, *pd = w->pdist.v, *lp = w->lp.v, *lcnt = w->lcnt, D0 = 0;
+        /* without a branch: whether a token is new is a coin toss for the predictor */
+        memset(lcnt, 0, (size_t)pn * sizeof(int32_t));
         for (Py_ssize_t k = 0; k < pn; k++) {
-            int32_t t = pt[k], l = loc[t];
-            if (l < 0) {
-                l = loc[t] = D0;
-                pd[D0++] = t;
-                lcnt[l] = 0;
-            }
+            int32_t t = pt[k], l = loc[t], fresh = l < 0;
+            l = fresh ? D0 : l;
+            loc[t] = l;
+            pd[D0] = t;
+            D0 += fresh;
             lcnt[l]++;
             lp[k] = l;
         }
