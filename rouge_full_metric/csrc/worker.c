@@ -102,8 +102,19 @@ static int text_spans(EngineObject *e, PyObject *o, Src *src, Span **items, Py_s
 }
 
 static inline PyObject *make_tuple(PyObject *type, PyObject *a, PyObject *b, PyObject *c, PyObject *d) {
+    PyTypeObject *tp = (PyTypeObject *)type;
     Py_ssize_t n = d ? 4 : 3;
-    PyObject *t = ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, n);
+    PyObject *t;
+    /* Numbers only: never part of a cycle, so the tuple stays out of the collector's way (as
+     * CPython itself does lazily for such tuples).  A plain tuple subclass (a namedtuple: no
+     * __dict__, no weak references) is made untracked from the start; others go through
+     * tp_alloc and are untracked after. */
+    int plain = tp->tp_alloc == PyType_GenericAlloc && tp->tp_basicsize == PyTuple_Type.tp_basicsize &&
+                tp->tp_dictoffset == 0 && tp->tp_weaklistoffset == 0;
+    if (plain) {
+        t = (PyObject *)PyObject_GC_NewVar(PyTupleObject, tp, n);
+        if (t) for (Py_ssize_t k = 0; k < n; k++) PyTuple_SET_ITEM(t, k, NULL);
+    } else t = tp->tp_alloc(tp, n);
     if (!t) { Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(c); Py_XDECREF(d); return NULL; }
     if (!a || !b || !c || (n == 4 && !d)) {
         Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(c); Py_XDECREF(d);
@@ -114,9 +125,7 @@ static inline PyObject *make_tuple(PyObject *type, PyObject *a, PyObject *b, PyO
     PyTuple_SET_ITEM(t, 1, b);
     PyTuple_SET_ITEM(t, 2, c);
     if (d) PyTuple_SET_ITEM(t, 3, d);
-    /* numbers only: never part of a cycle, so keep it (and the dicts holding it) out of the
-     * collector's way, as CPython itself does lazily for such tuples */
-    PyObject_GC_UnTrack(t);
+    if (!plain) PyObject_GC_UnTrack(t);
     return t;
 }
 
