@@ -81,7 +81,7 @@ static int union_marks_long(WorkerObject *w, TextBuf *ref, const int32_t *pb, Py
 
 /* Union marks of every model sentence against every peer sentence (spec §7/§8).  The union does
  * not depend on the order, so consecutive model sentences are packed into 64-bit words (one
- * guard bit between them) and each word makes one pass over the peer (lcs_marks_packed); a
+ * guard bit between two) and each word makes one pass over the peer (lcs_marks_packed); a
  * sentence of more than 64 tokens takes the multi-word back-trace, and so does every sentence
  * when the peer passes TABLE_WORDS_LIMIT. */
 static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32_t *ptok, const int32_t *rtok,
@@ -119,7 +119,6 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
             pstart = pend;
         }
         if (!bits) continue;
-        if (bits < 64) G |= 1ULL << bits;
         lcs_marks_packed(w, rtok, ref->send.v, ref->send.n, K, G, X0, w->mark);
         for (Py_ssize_t k = first; k < pstart; k++) lm[ptok[k]] = lmr[ptok[k]] = 0;
         if (w->stop) return 0;

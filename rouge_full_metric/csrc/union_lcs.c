@@ -38,14 +38,14 @@ static inline uint64_t rev64(uint64_t x) {
 /* lcs_marks of several model sentences at once against every peer sentence (a: the peer's
  * tokens, send: its ns sentence ends), one pass over the peer.  The model sentences sit side by
  * side in one word as lanes (columns per token in LMASK, the same bits reversed in LMASKR; K: the
- * lanes' bits), each lane followed by a guard bit (G; none after a lane that ends at bit 63).
+ * lanes' bits), a guard bit between two lanes (G).
  *
  * Rows: Hyyro's V' = (V + (V & M)) | (V & ~M) per lane.  A guard is 0 in V & K and in M, so a
- * carry out of a lane stops in it (V keeps garbage only in guard bits; V & K drops it).  With
+ * carry out of a lane stops in it (V keeps garbage only outside its lanes; V & K drops it).  With
  * on = ~V & V' and off = V & ~V', D = (on | G) - off has bit j-1 of a lane set exactly when
  * c[i][j] > c[i-1][j] (spans from each off to the next on; the lane's last off, whose on lies
- * past the lane, borrows from the guard, and the guard's 1 stops every borrow at the lane's end;
- * a guard's own bit is dropped with K).  Rows without matches leave V as it is, and every walk
+ * past the lane, borrows from the guard above it, whose 1 stops the borrow there; the last
+ * lane's borrow runs past the word; bits outside the lanes are dropped with K).  Rows without matches leave V as it is, and every walk
  * goes straight up through them (D = M = 0): only the rows with matches are kept.
  *
  * Walks (lcs_marks_word's rule, one step per row: from the last column left to the highest
