@@ -636,16 +636,28 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                 {
                     /* flavor paper clips as rouge155 does (P <= 1) and normalizes by the
                      * joined reader's length (scorer.py, _pair_stats) */
-                    budgets_set(w, r);
                     int32_t *lbm = LBM(w), *lbp = LBP(w), taken = 0;
-                    for (Py_ssize_t k = 0; k < nr; k++) {
-                        int32_t t = rt[k], ok = w->mark[k] & (lbm[t] > 0) & (lbp[t] > 0);
-                        taken += ok;
-                        lbm[t] -= ok;
-                        lbp[t] -= ok;
+                    if (ref->stok_alias) {
+                        /* the marked tokens are some of the reference's joined tokens, so its
+                         * budget never binds: only the prediction's clips */
+                        memcpy(lbp, w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
+                        for (Py_ssize_t k = 0; k < nr; k++) {
+                            int32_t t = rt[k], ok = w->mark[k] & (lbp[t] > 0);
+                            taken += ok;
+                            lbp[t] -= ok;
+                        }
+                        memset(lbp, 0, (size_t)w->pdist.n * sizeof(int32_t));
+                    } else {
+                        budgets_set(w, r);
+                        for (Py_ssize_t k = 0; k < nr; k++) {
+                            int32_t t = rt[k], ok = w->mark[k] & (lbm[t] > 0) & (lbp[t] > 0);
+                            taken += ok;
+                            lbm[t] -= ok;
+                            lbp[t] -= ok;
+                        }
+                        budgets_clear(w);
                     }
                     hits = (double)taken;
-                    budgets_clear(w);
                     model_len = e->flavor == FLAVOR_PAPER ? (double)ref->tok.n : (double)nr;
                 }
                 o[r].h = hits; o[r].rc = model_len; o[r].pc = (double)pn;
