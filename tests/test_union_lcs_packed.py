@@ -1,7 +1,7 @@
 """rougeLsum's union back-trace packs consecutive prediction sentences into 64-bit words (one guard
 bit between sentences, every walk at once on reversed bits): compiled == pure Python around every
 packing boundary, with shared and disjoint vocabularies, sentences past 64 tokens, empty lines and
-several references."""
+several references; the walks' bit reversal both plain and with GFNI (where the processor has it)."""
 import random
 
 import pytest
@@ -59,13 +59,28 @@ def _case(rng):
     return pred, refs if len(refs) > 1 or rng.random() < 0.5 else refs[0]
 
 
+@pytest.fixture(params=[0, 1], ids=["plain", "gfni"])
+def bit_reversal(request):
+    old, supported = compiled.core._bitrev_hooks(request.param)
+    if request.param > supported:
+        compiled.core._bitrev_hooks(old)
+        pytest.skip("no GFNI + AVX2 here")
+    yield
+    compiled.core._bitrev_hooks(old)
+
+
 @pytest.mark.parametrize("flavor", ["rouge155", "rouge_score", "paper"])
-def test_packed_union_back_traces_identical(flavor):
+def test_packed_union_back_traces_identical(flavor, bit_reversal):
     rng = random.Random({"rouge155": 1, "rouge_score": 2, "paper": 3}[flavor])
     cases = [_case(rng) for _ in range(700)]
     assert_same(RougeScorer(["rougeLsum"], flavor=flavor), cases)
     if flavor == "rouge155":
         assert_same(RougeScorer(["rougeLsum"], flavor=flavor, multi_ref="best"), cases[:200])
+
+
+def test_bit_reversal_hook_rejects_bad_values():
+    with pytest.raises(ValueError, match="gfni"):
+        compiled.core._bitrev_hooks(2)
 
 
 def test_packed_and_multiword_paths_agree_under_a_tiny_table_budget():

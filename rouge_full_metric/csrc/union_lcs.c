@@ -24,17 +24,6 @@ static inline uint64_t low_bits(Py_ssize_t j) {
     return j >= 64 ? ~0ULL : (1ULL << j) - 1;
 }
 
-static inline uint64_t rev64(uint64_t x) {
-#if defined(_MSC_VER)
-    x = _byteswap_uint64(x);
-#else
-    x = __builtin_bswap64(x);
-#endif
-    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
-    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-    return ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-}
-
 /* lcs_marks of several model sentences at once against every peer sentence (a: the peer's
  * tokens, send: its ns sentence ends), one pass over the peer.  The model sentences sit side by
  * side in one word as lanes (columns per token in LMASK, the same bits reversed in LMASKR; K: the
@@ -70,7 +59,7 @@ static void lcs_marks_packed(WorkerObject *w, const int32_t *a, const int32_t *s
             uint64_t M = lm[a[i]];
             uint64_t Vn = ((V & K) + (V & M)) | (V & ~M);
             uint64_t D = ((~V & Vn) | G) - (V & ~Vn);
-            zr[nm] = rev64(D & K & ~M);
+            zr[nm] = D & K & ~M;
             rowi[nm] = (uint32_t)i;
             nm += M != 0;
             V = Vn;
@@ -78,6 +67,7 @@ static void lcs_marks_packed(WorkerObject *w, const int32_t *a, const int32_t *s
         if (nm > nm0) rowi[nm - 1] |= 0x80000000u;
         start = end;
     }
+    rev_words(zr, nm);
     uint64_t X = X0;
     for (Py_ssize_t q = nm - 1; q >= 0; q--) {
         uint32_t r = rowi[q];
