@@ -30,22 +30,25 @@ static inline uint64_t low_bits(Py_ssize_t j) {
  * lanes' bits), a guard bit between two lanes (G).
  *
  * Rows: Hyyro's V' = (V + (V & M)) | (V & ~M) per lane.  A guard is 0 in V & K and in M, so a
- * carry out of a lane stops in it (V keeps garbage only outside its lanes; V & K drops it).  With
- * on = ~V & V' and off = V & ~V', D = (on | G) - off has bit j-1 of a lane set exactly when
- * c[i][j] > c[i-1][j] (spans from each off to the next on; the lane's last off, whose on lies
- * past the lane, borrows from the guard above it, whose 1 stops the borrow there; the last
- * lane's borrow runs past the word; bits outside the lanes are dropped with K).  Rows without matches leave V as it is, and every walk
- * goes straight up through them (D = M = 0): only the rows with matches are kept.
+ * carry out of a lane stops in it (V keeps garbage only outside its lanes; V & K drops it).
+ * With on = ~V & V' and off = V & ~V', D = (on | G) - off has bit j-1 of a lane set exactly when
+ * c[i][j] > c[i-1][j]: each row moves one zero of V per run of ones that holds a match, from the
+ * run's end down to its lowest match, and the difference fills each such span; the lane's last
+ * off, whose on lies past the lane, borrows from the guard above it, whose 1 stops the borrow
+ * there (the last lane's borrow runs out of the word); K drops the bits outside the lanes.
  *
- * Walks (lcs_marks_word's rule, one step per row: from the last column left to the highest
- * column that matches or has D clear, diagonal on a match): all lanes at once on the reversed
- * bits, where a lane's column j sits at bit 63 - s - j and "left" is up.  X holds one bit per lane
- * at its highest allowed column; Z = rev(D & ~M) & lanes is 1 exactly at the columns a walk
- * passes over, so Z + X carries each lane's bit up over them to its stop, (Z + X) & ~Z.  A lane
- * whose walk reaches column 0 carries into the bit above it in reversed order (the guard of the
- * lane before, which Z never has) and stays there; lane 0's bit leaves the word, which ends its
- * walk too.  A diagonal step moves the bit up one more (F + diagonals).  X restarts at X0 at each
- * peer sentence's last kept row (flagged by the top bit of its row index). */
+ * Walks: at a mismatch c[i][j] = max(c[i-1][j], c[i][j-1]), so the Perl's "up when c[i-1][j] >=
+ * c[i][j-1]" is "up unless bit j-1 of D", and a walk left along a row ends at the highest lower
+ * column that matches or has D clear: one step per row, diagonal on a match.  A row without
+ * matches leaves V as it is and every walk goes straight up through it (D = M = 0), so only the
+ * rows with matches are kept.  All lanes walk at once on the reversed bits, where a lane's
+ * column j sits at bit 63 - s - j (s: the lane's first bit) and "left" is up: X holds one bit
+ * per lane at its highest allowed column, Z = rev(D & ~M & K) is 1 exactly at the columns a walk
+ * passes over, so Z + X carries each lane's bit up over them to its stop, F = (Z + X) & ~Z.  A
+ * walk that passes column 0 carries into the bit above its lane (the guard before it, never in
+ * Z) and stays there; lane 0's bit leaves the word, which ends its walk too.  A diagonal step
+ * moves the bit up one more (X = F + diagonals).  X restarts at X0 (every lane at its last
+ * column) at each peer sentence's last kept row, flagged by the top bit of its row index. */
 static void lcs_marks_packed(WorkerObject *w, const int32_t *a, const int32_t *send, Py_ssize_t ns, uint64_t K,
                              uint64_t G, uint64_t X0, unsigned char *mark) {
     const uint64_t *lm = LMASK(w), *lmr = LMASKR(w);
