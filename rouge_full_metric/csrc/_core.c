@@ -31,6 +31,7 @@
  *   ngrams.c        <- ngrams.py (n-grams, skip-bigrams, clipped matches)
  *   skip_bigrams.c  <- ngrams.py's skip_bigram_stats (long texts: memory bounded by the pairs)
  *   lcs.c, wlcs.c, union_lcs.c <- lcs.py (LCS, WLCS, the union back-traces)
+ *   bitrev.c          bit reversal of 64-bit words (plain, or GFNI chosen at run time)
  *   pair_stats.c    <- scorer.py's _pair_stats (per rouge type, per reference)
  *   scoring.c, rounding.c <- scoring.py (multi-reference combination, jackknife, round5)
  *   engine.c, worker.c <- batch.py (the options compiled; a thread's buffers and batch loop,
@@ -58,6 +59,7 @@
 #include "ngrams.c"
 #include "lcs.c"
 #include "wlcs.c"
+#include "bitrev.c"
 #include "union_lcs.c"
 #include "skip_bigrams.c"
 #include "pair_stats.c"
@@ -128,6 +130,8 @@ static PyMethodDef module_methods[] = {
      "_tokenizer_simd(level) -> (previous, supported): the Perl tokenizer's lowering, 0 word at a time, 1 AVX2 (tests)."},
     {"_bootstrap_hooks", mod_bootstrap_hooks, METH_VARARGS,
      "_bootstrap_hooks(simd, count_limit) -> previous (simd, count_limit, supported simd); -1 keeps a setting (tests)."},
+    {"_bitrev_hooks", mod_bitrev_hooks, METH_O,
+     "_bitrev_hooks(gfni) -> previous (allowed, supported): 0 forces the plain bit reversal, -1 keeps it (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
     {"xlsum_tokenize", (PyCFunction)(void (*)(void))mod_xlsum_tokenize, METH_VARARGS | METH_KEYWORDS,
      "xlsum_tokenize(text, pretokenize=True) -> [str]: multilingual-rouge 0.0.1's unstemmed tokens of text\n"
@@ -170,6 +174,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     init_porter_classes();
     if (PyType_Ready(&EngineType) < 0 || PyType_Ready(&WorkerType) < 0 ||
         PyType_Ready(&BatchType) < 0) return NULL;
+    bitrev_level();   /* before any worker thread reads it */
     PyObject *m = PyModule_Create(&coremodule);
     if (!m) return NULL;
     /* compiled.py checks it before using a core built from another copy of the package */

@@ -141,8 +141,10 @@ typedef struct {
     /* rougeL's slots in prediction-local ids, from index -1 (a reference token the prediction
      * lacks): -1 between uses */
     int32_t *lslot1; Py_ssize_t lslot1cap;
-    /* a sentence of <= 64 tokens: its columns per token (through LMASK), zero between uses */
+    /* a sentence of <= 64 tokens, or a word of packed sentences: its columns per token (through
+     * LMASK), and for the packed union back-trace the same bits reversed (LMASKR); zero between uses */
     uint64_t *lmask; Py_ssize_t lmaskcap;
+    uint64_t *lmaskr; Py_ssize_t lmaskrcap;
     IVec lps, lrs; Py_ssize_t *lrso; Py_ssize_t lrsocap;
     uint64_t *masks; Py_ssize_t maskcap;
     uint64_t *rows; Py_ssize_t rowcap;  /* LCS rows / WLCS direction bits */

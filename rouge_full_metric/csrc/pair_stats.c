@@ -58,8 +58,32 @@ static int union_marks_weighted(WorkerObject *w, TextBuf *pred, TextBuf *ref, co
     return 0;
 }
 
-/* Union marks of every model sentence against every peer sentence (spec §7/§8); the union does
- * not depend on the order, so each peer sentence's masks are built once per reference. */
+/* Union marks of one model sentence of any length against every peer sentence (the multi-word
+ * back-trace; each peer sentence without a token in common is skipped). */
+static int union_marks_long(WorkerObject *w, TextBuf *ref, const int32_t *pb, Py_ssize_t pn, const int32_t *rtok) {
+    Py_ssize_t words = (pn + 63) >> 6;
+    if (set_masks(w, pb, pn, words) < 0) return -1;
+    Py_ssize_t rstart = 0;
+    int rc = 0;
+    for (Py_ssize_t rs = 0; rs < ref->send.n && rc == 0; rs++) {
+        Py_ssize_t rend = ref->send.v[rs], rn = rend - rstart;
+        const int32_t *ra = rtok + rstart;
+        unsigned char *mk = w->mark + rstart;
+        rstart = rend;
+        int shared = 0;
+        for (Py_ssize_t k = 0; k < rn; k++) if (ra[k] >= 0 && w->lslot[ra[k]] >= 0) { shared = 1; break; }
+        if (!shared) continue;
+        rc = lcs_marks(w, ra, rn, pb, pn, mk) < 0 ? -1 : 0;
+    }
+    clear_slots(w, pb, pn);
+    return rc;
+}
+
+/* Union marks of every model sentence against every peer sentence (spec §7/§8).  The union does
+ * not depend on the order, so consecutive model sentences are packed into 64-bit words (one
+ * guard bit between two) and each word makes one pass over the peer (lcs_marks_packed); a
+ * sentence of more than 64 tokens takes the multi-word back-trace, and so does every sentence
+ * when the peer passes TABLE_WORDS_LIMIT. */
 static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32_t *ptok, const int32_t *rtok,
                        int weighted, const double *f) {
     Py_ssize_t nr = SENT_NTOK(ref);
@@ -68,40 +92,36 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
         grow((void **)&w->wrow, &w->wrowcap, 2 * (nr + 1), sizeof(int32_t))) return -1;
     memset(w->mark, 0, (size_t)nr + 1);
     if (weighted) return union_marks_weighted(w, pred, ref, ptok, rtok, f);
-    Py_ssize_t pstart = 0;
-    for (Py_ssize_t ps = 0; ps < pred->send.n; ps++) {
-        Py_ssize_t pend = pred->send.v[ps], pn = pend - pstart;
-        const int32_t *pb = ptok + pstart;
-        pstart = pend;
-        if (pn == 0) continue;
-        if (worker_poll(w, SENT_NTOK(ref))) return 0;   /* nothing set up yet: leave as is */
-        if (pn <= 64 && nr <= TABLE_WORDS_LIMIT) {
-            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] |= 1ULL << j;
-            Py_ssize_t rstart = 0;
-            for (Py_ssize_t rs = 0; rs < ref->send.n; rs++) {
-                Py_ssize_t rend = ref->send.v[rs];
-                lcs_marks_word(w, rtok + rstart, rend - rstart, pn, w->mark + rstart);
-                rstart = rend;
+    uint64_t *lm = LMASK(w), *lmr = LMASKR(w);
+    int packable = nr <= TABLE_WORDS_LIMIT;
+    Py_ssize_t ps = 0, ns = pred->send.n, pstart = 0;
+    while (ps < ns) {
+        if (worker_poll(w, nr)) return 0;   /* nothing set up yet: leave as is */
+        uint64_t K = 0, G = 0, X0 = 0;
+        Py_ssize_t bits = 0, first = pstart;
+        for (; ps < ns; ps++) {
+            Py_ssize_t pend = pred->send.v[ps], pn = pend - pstart;
+            const int32_t *pb = ptok + pstart;
+            if (pn > 64 || !packable) {
+                if (union_marks_long(w, ref, pb, pn, rtok)) return -1;
+            } else if (pn > 0) {
+                Py_ssize_t s0 = bits ? bits + 1 : 0;
+                if (s0 + pn > 64) break;   /* the word is full: this sentence opens the next */
+                for (Py_ssize_t j = 0; j < pn; j++) {
+                    lm[pb[j]] |= 1ULL << (s0 + j);
+                    lmr[pb[j]] |= 1ULL << (63 - s0 - j);
+                }
+                K |= low_bits(pn) << s0;
+                if (bits) G |= 1ULL << bits;
+                X0 |= 1ULL << (64 - s0 - pn);
+                bits = s0 + pn;
             }
-            for (Py_ssize_t j = 0; j < pn; j++) LMASK(w)[pb[j]] = 0;
-            continue;
+            pstart = pend;
         }
-        Py_ssize_t words = (pn + 63) >> 6;
-        if (set_masks(w, pb, pn, words) < 0) return -1;
-        Py_ssize_t rstart = 0;
-        int rc = 0;
-        for (Py_ssize_t rs = 0; rs < ref->send.n && rc == 0; rs++) {
-            Py_ssize_t rend = ref->send.v[rs], rn = rend - rstart;
-            const int32_t *ra = rtok + rstart;
-            unsigned char *mk = w->mark + rstart;
-            rstart = rend;
-            int shared = 0;
-            for (Py_ssize_t k = 0; k < rn; k++) if (ra[k] >= 0 && w->lslot[ra[k]] >= 0) { shared = 1; break; }
-            if (!shared) continue;
-            rc = lcs_marks(w, ra, rn, pb, pn, mk) < 0 ? -1 : 0;
-        }
-        clear_slots(w, pb, pn);
-        if (rc) return -1;
+        if (!bits) continue;
+        lcs_marks_packed(w, rtok, ref->send.v, ref->send.n, K, G, X0, w->mark);
+        for (Py_ssize_t k = first; k < pstart; k++) lm[ptok[k]] = lmr[ptok[k]] = 0;
+        if (w->stop) return 0;
     }
     return 0;
 }
@@ -531,7 +551,8 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
             grow_zero((void **)&w->lbp, &w->lbpcap, DA + 2, sizeof(int32_t)) ||
             grow_zero((void **)&w->lustamp, &w->lustampcap, DA + 1, sizeof(uint32_t)) ||
             grow_zero((void **)&w->lpstamp, &w->lpstampcap, DA + 1, sizeof(uint32_t)) ||
-            grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 2, sizeof(uint64_t))) { rcode = -1; goto done; }
+            grow_zero((void **)&w->lmask, &w->lmaskcap, DA + 2, sizeof(uint64_t)) ||
+            grow_zero((void **)&w->lmaskr, &w->lmaskrcap, DA + 2, sizeof(uint64_t))) { rcode = -1; goto done; }
         for (Py_ssize_t k = old; k < w->lslotcap; k++) w->lslot[k] = -1;
         /* the sentence reader's tokens, in local ids (the same arrays unless -b made them differ) */
         w->lps.n = 0;
@@ -622,16 +643,28 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
                 {
                     /* flavor paper clips as rouge155 does (P <= 1) and normalizes by the
                      * joined reader's length (scorer.py, _pair_stats) */
-                    budgets_set(w, r);
                     int32_t *lbm = LBM(w), *lbp = LBP(w), taken = 0;
-                    for (Py_ssize_t k = 0; k < nr; k++) {
-                        int32_t t = rt[k], ok = w->mark[k] & (lbm[t] > 0) & (lbp[t] > 0);
-                        taken += ok;
-                        lbm[t] -= ok;
-                        lbp[t] -= ok;
+                    if (ref->stok_alias) {
+                        /* the marked tokens are some of the reference's joined tokens, so its
+                         * budget never binds: only the prediction's clips */
+                        memcpy(lbp, w->lcnt, (size_t)w->pdist.n * sizeof(int32_t));
+                        for (Py_ssize_t k = 0; k < nr; k++) {
+                            int32_t t = rt[k], ok = w->mark[k] & (lbp[t] > 0);
+                            taken += ok;
+                            lbp[t] -= ok;
+                        }
+                        memset(lbp, 0, (size_t)w->pdist.n * sizeof(int32_t));
+                    } else {
+                        budgets_set(w, r);
+                        for (Py_ssize_t k = 0; k < nr; k++) {
+                            int32_t t = rt[k], ok = w->mark[k] & (lbm[t] > 0) & (lbp[t] > 0);
+                            taken += ok;
+                            lbm[t] -= ok;
+                            lbp[t] -= ok;
+                        }
+                        budgets_clear(w);
                     }
                     hits = (double)taken;
-                    budgets_clear(w);
                     model_len = e->flavor == FLAVOR_PAPER ? (double)ref->tok.n : (double)nr;
                 }
                 o[r].h = hits; o[r].rc = model_len; o[r].pc = (double)pn;

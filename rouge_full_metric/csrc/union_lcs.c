@@ -14,48 +14,71 @@ static inline int clz64(uint64_t x) {
 #endif
 }
 
-/* lmask shifted by one: id -1 (a token the prediction lacks) reads the always-zero first word, so
- * row loops look up masks without a branch. */
+/* lmask (lmaskr) shifted by one: id -1 (a token the prediction lacks) reads the always-zero first
+ * word, so row loops look up masks without a branch. */
 #define LMASK(w) ((w)->lmask + 1)
+#define LMASKR(w) ((w)->lmaskr + 1)
 
 /* Columns 0..j-1 (j <= 64). */
 static inline uint64_t low_bits(Py_ssize_t j) {
     return j >= 64 ? ~0ULL : (1ULL << j) - 1;
 }
 
-/* lcs_marks when the peer sentence has n <= 64 tokens, lmask[t] holding its columns of token t.
- * With V_i the bit-parallel rows, D_i = (~V_{i-1} & V_i) - (V_{i-1} & ~V_i) has bit j-1 set
- * exactly when c[i][j] > c[i-1][j] (each row moves one zero of V per run of ones that holds a
- * match, from the run's end down to its lowest match; the difference of the two bit sets fills
- * each such span, and for the top run, whose end is past the word, the borrow fills up to
- * bit 63).  At a mismatch c[i][j] = max(c[i-1][j], c[i][j-1]), so the Perl's "up when
- * c[i-1][j] >= c[i][j-1]" is "up unless bit j-1 of D_i", and the walk left along a row ends at
- * the highest lower column that matches or has a clear bit: one step per row. */
-static void lcs_marks_word(WorkerObject *w, const int32_t *a, Py_ssize_t m, Py_ssize_t n, unsigned char *mark) {
-    const uint64_t *lmask = LMASK(w);
-    uint64_t *dv = w->rows, V = ~0ULL;
-    int32_t *rowi = w->wrow;
-    Py_ssize_t nm = 0;
-    /* a row without matches leaves V as it is, and the walk goes straight up through it (D = 0):
-     * only the rows with matches are kept */
-    for (Py_ssize_t i = 0; i < m; i++) {
-        uint64_t M = lmask[a[i]];
-        uint64_t Vn = (V + (V & M)) | (V & ~M);
-        dv[nm] = (~V & Vn) - (V & ~Vn);
-        rowi[nm] = (int32_t)i;
-        nm += M != 0;
-        V = Vn;
+/* lcs_marks of several model sentences at once against every peer sentence (a: the peer's
+ * tokens, send: its ns sentence ends), one pass over the peer.  The model sentences sit side by
+ * side in one word as lanes (columns per token in LMASK, the same bits reversed in LMASKR; K: the
+ * lanes' bits), a guard bit between two lanes (G).
+ *
+ * Rows: Hyyro's V' = (V + (V & M)) | (V & ~M) per lane.  A guard is 0 in V & K and in M, so a
+ * carry out of a lane stops in it (V keeps garbage only outside its lanes; V & K drops it).
+ * With on = ~V & V' and off = V & ~V', D = (on | G) - off has bit j-1 of a lane set exactly when
+ * c[i][j] > c[i-1][j]: each row moves one zero of V per run of ones that holds a match, from the
+ * run's end down to its lowest match, and the difference fills each such span; the lane's last
+ * off, whose on lies past the lane, borrows from the guard above it, whose 1 stops the borrow
+ * there (the last lane's borrow runs out of the word); K drops the bits outside the lanes.
+ *
+ * Walks: at a mismatch c[i][j] = max(c[i-1][j], c[i][j-1]), so the Perl's "up when c[i-1][j] >=
+ * c[i][j-1]" is "up unless bit j-1 of D", and a walk left along a row ends at the highest lower
+ * column that matches or has D clear: one step per row, diagonal on a match.  A row without
+ * matches leaves V as it is and every walk goes straight up through it (D = M = 0), so only the
+ * rows with matches are kept.  All lanes walk at once on the reversed bits, where a lane's
+ * column j sits at bit 63 - s - j (s: the lane's first bit) and "left" is up: X holds one bit
+ * per lane at its highest allowed column, Z = rev(D & ~M & K) is 1 exactly at the columns a walk
+ * passes over, so Z + X carries each lane's bit up over them to its stop, F = (Z + X) & ~Z.  A
+ * walk that passes column 0 carries into the bit above its lane (the guard before it, never in
+ * Z) and stays there; lane 0's bit leaves the word, which ends its walk too.  A diagonal step
+ * moves the bit up one more (X = F + diagonals).  X restarts at X0 (every lane at its last
+ * column) at each peer sentence's last kept row, flagged by the top bit of its row index. */
+static void lcs_marks_packed(WorkerObject *w, const int32_t *a, const int32_t *send, Py_ssize_t ns, uint64_t K,
+                             uint64_t G, uint64_t X0, unsigned char *mark) {
+    const uint64_t *lm = LMASK(w), *lmr = LMASKR(w);
+    uint64_t *zr = w->rows;
+    uint32_t *rowi = (uint32_t *)w->wrow;
+    Py_ssize_t nm = 0, start = 0;
+    for (Py_ssize_t s = 0; s < ns; s++) {
+        Py_ssize_t end = send[s], nm0 = nm;
+        uint64_t V = K;
+        for (Py_ssize_t i = start; i < end; i++) {
+            uint64_t M = lm[a[i]];
+            uint64_t Vn = ((V & K) + (V & M)) | (V & ~M);
+            uint64_t D = ((~V & Vn) | G) - (V & ~Vn);
+            zr[nm] = D & K & ~M;
+            rowi[nm] = (uint32_t)i;
+            nm += M != 0;
+            V = Vn;
+        }
+        if (nm > nm0) rowi[nm - 1] |= 0x80000000u;
+        start = end;
     }
-    Py_ssize_t j = n;
-    for (Py_ssize_t q = nm; q > 0 && j > 0; q--) {
-        Py_ssize_t i = rowi[q - 1];
-        uint64_t M = lmask[a[i]];
-        uint64_t S = (M | ~dv[q - 1]) & low_bits(j);
-        if (!S) break;   /* left to column 0 */
-        int p = 63 - clz64(S);
-        unsigned char diag = (unsigned char)((M >> p) & 1);
-        mark[i] |= diag;
-        j = p + 1 - diag;
+    rev_words(zr, nm);
+    uint64_t X = X0;
+    for (Py_ssize_t q = nm - 1; q >= 0; q--) {
+        uint32_t r = rowi[q];
+        Py_ssize_t i = (Py_ssize_t)(r & 0x7fffffffu);
+        X = (r >> 31) ? X0 : X;
+        uint64_t Z = zr[q], F = (Z + X) & ~Z, dg = F & lmr[a[i]];
+        X = F + dg;
+        mark[i] |= dg != 0;
     }
 }
 

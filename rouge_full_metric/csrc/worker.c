@@ -26,7 +26,7 @@ static void Worker_dealloc(WorkerObject *w) {
     free(w->fn);
     free(w->stats); free(w->scores); free(w->tmp);
     free(w->rtab); free(w->pre); free(w->rflag); free(w->lcnt); free(w->wrow);
-    free(w->lmask); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
+    free(w->lmask); free(w->lmaskr); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
     Py_XDECREF(w->eng);
     PyObject_Free(w);
 }
