@@ -66,14 +66,6 @@ static void rev_words(uint64_t *z, Py_ssize_t n) { rev_words_plain(z, n); }
 /* _bitrev_hooks(gfni) -> previous (allowed, supported): gfni 0 forces the plain reversal, 1
  * allows GFNI, -1 keeps the setting (tests run both). */
 static PyObject *mod_bitrev_hooks(PyObject *self, PyObject *arg) {
-    long v = PyLong_AsLong(arg);
-    if (v == -1 && PyErr_Occurred()) return NULL;
-    if (v < -1 || v > 1) {
-        PyErr_SetString(PyExc_ValueError, "gfni must be -1, 0 or 1");
-        return NULL;
-    }
     bitrev_level();
-    PyObject *old = Py_BuildValue("ii", bitrev_allowed, bitrev_supported);
-    if (old && v >= 0) bitrev_allowed = (int)v;
-    return old;
+    return level_hook(arg, &bitrev_allowed, bitrev_supported, 1, "gfni");
 }

@@ -46,3 +46,17 @@ static inline int popc64(uint64_t x) {
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
+
+/* A test hook's body for a kernel chosen at run time: arg (-1: keep, else 0..max) becomes
+ * *allowed; returns the previous (allowed, supported).  what names the argument in the error. */
+static PyObject *level_hook(PyObject *arg, int *allowed, int supported, int max, const char *what) {
+    long v = PyLong_AsLong(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v < -1 || v > max) {
+        PyErr_Format(PyExc_ValueError, "%s must be -1..%d", what, max);
+        return NULL;
+    }
+    PyObject *old = Py_BuildValue("ii", *allowed, supported);
+    if (old && v >= 0) *allowed = (int)v;
+    return old;
+}

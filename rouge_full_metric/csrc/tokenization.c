@@ -307,16 +307,8 @@ static int lower_masks(const unsigned char *u, Py_ssize_t n, unsigned char *b, u
 /* _tokenizer_simd(level) -> (previous level, supported level): tests force the word-at-a-time
  * lowering (0) or AVX2 (1); -1 leaves it as it is. */
 static PyObject *mod_tokenizer_simd(PyObject *self, PyObject *arg) {
-    long level = PyLong_AsLong(arg);
-    if (level == -1 && PyErr_Occurred()) return NULL;
-    if (level < -1 || level > 1) {
-        PyErr_SetString(PyExc_ValueError, "level must be -1, 0 or 1");
-        return NULL;
-    }
     lower_level();
-    PyObject *old = Py_BuildValue("ii", lower_allowed, lower_supported);
-    if (old && level >= 0) lower_allowed = (int)level;
-    return old;
+    return level_hook(arg, &lower_allowed, lower_supported, 1, "level");
 }
 
 typedef struct { uint64_t h, head, head2; Py_ssize_t s, len; } ScanTok;
