@@ -7,8 +7,8 @@
  * build disables contraction into fused multiply-adds), so every sum is bit-identical to the
  * scalar one and to bootstrap.py's; tests/test_bootstrap.py runs each level against Python.
  *
- * The draws: Perl's drand48 for 4 replicates per 256-bit vector, the 48-bit LCG in 64-bit
- * lanes, the index floor((x / 2^48) * N) taken as the scalar code takes it (x < 2^52 turns into
+ * The draws: Perl's drand48 for 4 replicates per 256-bit vector (8 per 512-bit one in
+ * bs_sums8z), the 48-bit LCG in 64-bit lanes, the index floor((x / 2^48) * N) taken as the scalar code takes it (x < 2^52 turns into
  * a double exactly through the exponent bits of 2^52).  The 32-bit truncation needs N < 2^31,
  * which bootstrap.c checks. */
 
@@ -30,7 +30,8 @@ typedef int32_t bs_i32x4 __attribute__((vector_size(16)));
 #define BS_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
 
 /* 0: scalar kernels, 1: AVX2, 2: AVX-512 (F and VL: the same 256-bit code with 32 registers,
- * which the Perl-order sums' 24 accumulators fill) */
+ * which the Perl-order sums' 24 accumulators fill; for rows of 12 or 16 columns those sums have
+ * their own kernel, bs_sums8z) */
 static int bs_supported = -1, bs_allowed = 2;
 
 static int bs_level(void) {
