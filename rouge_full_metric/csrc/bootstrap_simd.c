@@ -193,19 +193,24 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double 
  * BS_NEAR_MAX bytes, which L2 holds), the prefetches go to L2 only (prefetcht2): the table then
  * lives in L3 or memory, and L2 keeps more misses in flight than L1.
  *
- * split (nv 3 only): the 12 columns as two tables, 8 columns (64-byte rows, at tbl) and 4
- * (32-byte rows, at tbl + 8 N), instead of one of 96-byte rows.  A draw still reads two lines,
- * but the 4-column table is a third of the bytes and, while small, stays in L3 as the 8-column
- * one streams from memory; its rows are prefetched into L1.  bs_replicate_sums splits only while
- * that table is at most BS_SPLIT_MAX bytes: past it, two unrelated memory lines a draw cost more
- * than the two adjacent ones of a 96-byte row (200,000 x 12: 1.4 times the time).
+ * split (nv 3 only; 1 or 2): the 12 columns as two tables, 8 columns (64-byte rows, at tbl)
+ * and 4 (32-byte rows, at tbl + 8 N), instead of one of 96-byte rows.  A draw still reads two
+ * lines, but the 4-column table is a third of the bytes and, while small, stays in L3 as the
+ * 8-column one streams from memory.  bs_replicate_sums splits only while that table is at most
+ * BS_SPLIT_MAX bytes: past it, two unrelated memory lines a draw cost more than the two adjacent
+ * ones of a 96-byte row (200,000 x 12: 1.4 times the time).  Its rows are prefetched (into L1)
+ * only past BS_PF4_MIN bytes (split 2): below, out-of-order execution hides its cache misses and
+ * the prefetches cost more than they save (20,000 x 12: 0.85 of the time without them; 115,000:
+ * 1.15 times).
  *
  * Measured in one process against the kernel before (bs_sums8 at every level; AVX-512 machine,
  * 32 MB of L3 shared with other jobs, whose load moves the ratios; time before / time after):
- * 100,000 x 12 1.12 (one table of 96-byte rows: 1.05), 200,000 x 12 1.9 (with the huge pages of
- * bs_table), 100,000 x 16 1.67, 10,000 x 16 1.13, 2,000 x 12 1.06. */
+ * 100,000 x 12 1.07-1.22 (one table of 96-byte rows: 1.05), 200,000 x 12 1.9 (with the huge pages
+ * of bs_table), 50,000 x 12 1.17, 20,000 x 12 1.18, 2,000 x 12 1.26, 100,000 x 16 1.67,
+ * 10,000 x 16 1.13. */
 #define BS_SPLIT_MAX ((size_t)4 << 20)
 #define BS_NEAR_MAX ((size_t)1 << 20)
+#define BS_PF4_MIN ((size_t)2 << 20)
 typedef double bs_f64x8 __attribute__((vector_size(64)));
 
 BS_AVX512 static inline __attribute__((always_inline)) void bs_sums8z(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, int split, int near, double *out) {
@@ -257,7 +262,7 @@ BS_AVX512 static inline __attribute__((always_inline)) void bs_sums8z(const doub
             for (int q = 0; q < 8; q++) {
                 if (split) {
                     BS_PREFETCH_FAR(base + 2 * slot[q]);
-                    __builtin_prefetch(base4 + slot[q], 0, 3);
+                    if (split > 1) __builtin_prefetch(base4 + slot[q], 0, 3);
                 } else {
                     BS_PREFETCH_FAR(base + slot[q]);
                     BS_PREFETCH_FAR(base + slot[q] + row - 1);   /* the row's second line */
@@ -278,7 +283,7 @@ BS_AVX512 static inline __attribute__((always_inline)) void bs_sums8z(const doub
     }
 }
 
-/* nv (and split) a constant in each copy, so that the accumulators stay in registers */
+/* nv, split and near constants in each copy, so that the accumulators stay in registers */
 BS_AVX2 static void bs_sums8_avx2(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
     switch (nv) {
     case 1: bs_sums8(tbl, N, r0, 1, out); break;
@@ -296,7 +301,8 @@ BS_AVX512 static void bs_sums8_avx512(const double *tbl, Py_ssize_t N, Py_ssize_
     case 1: bs_sums8(tbl, N, r0, 1, out); break;   /* rows of one line: bs_sums8 is as fast or faster */
     case 2: bs_sums8(tbl, N, r0, 2, out); break;
     case 3:
-        if (split) BS_NEAR(3, 1);
+        if (split > 1) BS_NEAR(3, 2);
+        else if (split) BS_NEAR(3, 1);
         else BS_NEAR(3, 0);
         break;
     default: BS_NEAR(4, 0); break;
@@ -354,7 +360,8 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
     for (Py_ssize_t k0 = 0; k0 < K; k0 += 16) {
         Py_ssize_t kw = K - k0 < 16 ? K - k0 : 16;
         int nv = (int)((kw + 3) / 4);
-        int split = level >= 2 && nv == 3 && (size_t)N * 32 <= BS_SPLIT_MAX;
+        int split = 0;   /* bs_sums8z's: 0, or 1 + whether to prefetch the 4-column table */
+        if (level >= 2 && nv == 3 && (size_t)N * 32 <= BS_SPLIT_MAX) split = 1 + ((size_t)N * 32 > BS_PF4_MIN);
         int near = (size_t)N * (size_t)nv * 32 <= BS_NEAR_MAX;
         if (split)   /* 8 columns at tbl, the other 4 (zero past kw) at tbl + 8 N */
             for (Py_ssize_t i = 0; i < N; i++)
