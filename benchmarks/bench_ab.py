@@ -7,10 +7,13 @@ itself relatively and the core's init function is named after the module's last 
 copies do not collide.  Every round times each engine once on the same texts (``score_batch``, CPU
 time); the script prints medians, minima and the median of the per-round ratios to the first
 checkout.  On a shared machine this is steadier than comparing two separate runs: both engines
-meet the same load in every round.
+meet the same load in every round.  --workload bootstrap times ``batch.perl_bootstrap`` instead
+(the Perl's draw order, 1,000 replicates, on --pairs rows of 12 random columns, as
+bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
-           [--workload news|long] [--flavor rouge_score] [--runs 11]
+           [--workload news|long|bootstrap] [--flavor rouge_score] [--runs 11]
+           [--pairs 100000] [--counts]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -47,10 +50,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("checkouts", nargs="+")
     ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum")
-    ap.add_argument("--workload", default="news", choices=["news", "long"])
+    ap.add_argument("--workload", default="news", choices=["news", "long", "bootstrap"])
     ap.add_argument("--flavor", default="rouge_score")
     ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--pairs", type=int, default=100000, help="rows of the bootstrap workload")
+    ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
     a = ap.parse_args()
+    if a.workload == "bootstrap":
+        return bootstrap(a)
     if a.workload == "news":
         from bench import workload
         preds, refs = workload("news")
@@ -69,14 +76,41 @@ def main():
                 t0 = time.process_time()
                 scorer.score_batch(preds, refs)
                 times[name].append(time.process_time() - t0)
+    report(times, a.checkouts, len(preds), "%s, %d pairs, flavor %s, %s"
+           % (a.workload, len(preds), a.flavor, ",".join(types)), a.runs)
+
+
+def bootstrap(a):
+    """The bootstrap workload: each checkout's batch.perl_bootstrap on the same values."""
+    import numpy as np
+
+    values = np.random.default_rng(0).random((a.pairs, 12))
+    keys = ["%d.A" % (k + 1) for k in range(a.pairs)]
+    with tempfile.TemporaryDirectory() as folder:
+        modules = load_copies(a.checkouts, folder)
+        batches = {name: importlib.import_module(name + ".batch") for name in modules}
+        runs = {name: (lambda b=b: b.perl_bootstrap(values, keys, 1000, 95, exact=not a.counts))
+                for name, b in batches.items()}
+        results = [run() for run in runs.values()]   # warm-up, and the same figures from each
+        if any(r != results[0] for r in results):
+            raise SystemExit("the checkouts' bootstraps differ")
+        times = {name: [] for name in runs}
+        for _ in range(a.runs):
+            for name, run in runs.items():
+                t0 = time.process_time()
+                run()
+                times[name].append(time.process_time() - t0)
+    report(times, a.checkouts, a.pairs, "bootstrap %s, %d rows x 12 columns, 1,000 replicates"
+           % ("by counts" if a.counts else "in the Perl's draw order", a.pairs), a.runs)
+
+
+def report(times, checkouts, n, what, runs):
     first = next(iter(times))
-    print("%s, %d pairs, flavor %s, %s; CPU, %d interleaved rounds, load average %.1f"
-          % (a.workload, len(preds), a.flavor, ",".join(types), a.runs, os.getloadavg()[0]))
-    for name, checkout in zip(times, a.checkouts):
+    print("%s; CPU, %d interleaved rounds, load average %.1f" % (what, runs, os.getloadavg()[0]))
+    for name, checkout in zip(times, checkouts):
         ratio = statistics.median(x / y for x, y in zip(times[first], times[name]))
         print("  %-6s %-40s %9.2f us/pair (min %.2f)   %s/this: %.3f"
-              % (name, checkout, statistics.median(times[name]) / len(preds) * 1e6,
-                 min(times[name]) / len(preds) * 1e6, first, ratio))
+              % (name, checkout, statistics.median(times[name]) / n * 1e6, min(times[name]) / n * 1e6, first, ratio))
 
 
 if __name__ == "__main__":

