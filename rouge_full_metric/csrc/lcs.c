@@ -66,6 +66,36 @@ static Py_ssize_t lcs_length_blocks(WorkerObject *w, int32_t *slot, const int32_
     return total;
 }
 
+/* The LCS length from the column masks of a text of n tokens (words 64-bit words a mask, row
+ * masks + r * words; the row before masks is zero, V's words before that) and the rows a[0:m] of
+ * the other text: row slot[a[i]], or a[i] itself without slot, -1 for a token the first text
+ * lacks (it reads the zero row: no branch when one word holds every column). */
+static Py_ssize_t lcs_from_masks(WorkerObject *w, const uint64_t *masks, Py_ssize_t words, Py_ssize_t n,
+                                 const int32_t *a, Py_ssize_t m, const int32_t *slot) {
+    uint64_t *V = (uint64_t *)masks - 2 * words;
+    Py_ssize_t total = 0;
+    if (words == 1) {
+        uint64_t v = ~0ULL;
+        for (Py_ssize_t i = 0; i < m; i++) {
+            if ((i & 4095) == 4095 && worker_poll(w, 4096)) break;   /* callers check w->stop */
+            uint64_t u = v & masks[slot ? slot[a[i]] : a[i]];
+            v = (v + u) | (v - u);
+        }
+        return popc64(~v & (n == 64 ? ~0ULL : (1ULL << n) - 1));
+    }
+    Py_ssize_t acc = 0;
+    for (Py_ssize_t x = 0; x < words; x++) V[x] = ~0ULL;
+    for (Py_ssize_t i = 0; i < m && !POLL_LOOP(w, acc, words); i++) {   /* callers check w->stop */
+        int32_t s = slot ? slot[a[i]] : a[i];
+        if (s >= 0) lcs_step(V, V, masks + (Py_ssize_t)s * words, words);   /* in place: word x reads only V[x] */
+    }
+    for (Py_ssize_t x = 0; x < words; x++) {
+        uint64_t valid = x + 1 < words || (n & 63) == 0 ? ~0ULL : (1ULL << (n & 63)) - 1;
+        total += popc64(~V[x] & valid);
+    }
+    return total;
+}
+
 /* LCS length (Hyyrö's bit-parallel algorithm, as pairwise.c's kernels): the shorter text's
  * positions are the bits, so a row of the longer one costs ceil(shorter / 64) word steps with
  * the carry in a register; rows whose token the shorter text lacks leave the bits as they are
@@ -83,37 +113,15 @@ static Py_ssize_t lcs_length(WorkerObject *w, int32_t *slot, const int32_t *a, P
     Py_ssize_t nd = 0;
     for (Py_ssize_t j = 0; j < n; j++)
         if (slot[b[j]] < 0) slot[b[j]] = (int32_t)nd++;
-    if ((nd + 1) * words > TABLE_WORDS_LIMIT || grow((void **)&w->masks, &w->maskcap, (nd + 1) * words, 8)) {
+    if ((nd + 1) * words > TABLE_WORDS_LIMIT || grow((void **)&w->masks, &w->maskcap, (nd + 2) * words, 8)) {
         for (Py_ssize_t j = 0; j < n; j++) slot[b[j]] = -1;
         return lcs_length_blocks(w, slot, a, m, b, n, err);
     }
-    uint64_t *V = w->masks, *masks = w->masks + words;
-    memset(masks, 0, (size_t)(nd * words) * 8);
+    uint64_t *masks = w->masks + 2 * words;
+    memset(masks - words, 0, (size_t)((nd + 1) * words) * 8);
     for (Py_ssize_t j = 0; j < n; j++)
         masks[slot[b[j]] * words + (j >> 6)] |= 1ULL << (j & 63);
-    Py_ssize_t total = 0;
-    if (words == 1) {
-        uint64_t v = ~0ULL;
-        for (Py_ssize_t i = 0; i < m; i++) {
-            if ((i & 4095) == 4095 && worker_poll(w, 4096)) break;   /* callers check w->stop */
-            int32_t s = slot[a[i]];
-            if (s < 0) continue;
-            uint64_t u = v & masks[s];
-            v = (v + u) | (v - u);
-        }
-        total = popc64(~v & (n == 64 ? ~0ULL : (1ULL << n) - 1));
-    } else {
-        Py_ssize_t acc = 0;
-        for (Py_ssize_t x = 0; x < words; x++) V[x] = ~0ULL;
-        for (Py_ssize_t i = 0; i < m && !POLL_LOOP(w, acc, words); i++) {   /* callers check w->stop */
-            int32_t s = slot[a[i]];
-            if (s >= 0) lcs_step(V, V, masks + (Py_ssize_t)s * words, words);   /* in place: word x reads only V[x] */
-        }
-        for (Py_ssize_t x = 0; x < words; x++) {
-            uint64_t valid = x + 1 < words || (n & 63) == 0 ? ~0ULL : (1ULL << (n & 63)) - 1;
-            total += popc64(~V[x] & valid);
-        }
-    }
+    Py_ssize_t total = lcs_from_masks(w, masks, words, n, a, m, slot);
     for (Py_ssize_t j = 0; j < n; j++) slot[b[j]] = -1;
     return total;
 }
@@ -121,37 +129,18 @@ static Py_ssize_t lcs_length(WorkerObject *w, int32_t *slot, const int32_t *a, P
 /* LCS length of the prediction lp[0:pn] (prediction-local ids, numbered in order of first
  * occurrence, so an id is its own mask index) against a reference in the same ids lr[0:rn] (-1:
  * a token the prediction lacks, ids up to nids - 1): lcs_length without the slot table, the
- * prediction's positions the bits.  A reference token outside the prediction reads the zero mask
- * of row 0 and leaves the bits as they are.  -1 when the masks would pass TABLE_WORDS_LIMIT
- * (the caller then takes lcs_length). */
+ * prediction's positions the bits.  -1 when the masks would pass TABLE_WORDS_LIMIT (the caller
+ * then takes lcs_length). */
 static Py_ssize_t lcs_length_local(WorkerObject *w, const int32_t *lp, Py_ssize_t pn, Py_ssize_t nids,
                                    const int32_t *lr, Py_ssize_t rn, int *err) {
     if (pn == 0 || rn == 0) return 0;
     Py_ssize_t words = (pn + 63) >> 6;
     if ((nids + 2) * words > TABLE_WORDS_LIMIT) return -1;
     if (grow((void **)&w->masks, &w->maskcap, (nids + 2) * words, 8)) { *err = ERR_NOMEM; return 0; }
-    uint64_t *V = w->masks, *masks = w->masks + 2 * words;   /* masks - words: the zero row of id -1 */
-    memset(w->masks + words, 0, (size_t)((nids + 1) * words) * 8);
+    uint64_t *masks = w->masks + 2 * words;
+    memset(masks - words, 0, (size_t)((nids + 1) * words) * 8);
     for (Py_ssize_t j = 0; j < pn; j++) masks[lp[j] * words + (j >> 6)] |= 1ULL << (j & 63);
-    Py_ssize_t total = 0;
-    if (words == 1) {
-        uint64_t v = ~0ULL;
-        for (Py_ssize_t i = 0; i < rn; i++) {
-            if ((i & 4095) == 4095 && worker_poll(w, 4096)) break;   /* callers check w->stop */
-            uint64_t u = v & masks[lr[i]];
-            v = (v + u) | (v - u);
-        }
-        return popc64(~v & (pn == 64 ? ~0ULL : (1ULL << pn) - 1));
-    }
-    Py_ssize_t acc = 0;
-    for (Py_ssize_t x = 0; x < words; x++) V[x] = ~0ULL;
-    for (Py_ssize_t i = 0; i < rn && !POLL_LOOP(w, acc, words); i++)   /* callers check w->stop */
-        if (lr[i] >= 0) lcs_step(V, V, masks + (Py_ssize_t)lr[i] * words, words);
-    for (Py_ssize_t x = 0; x < words; x++) {
-        uint64_t valid = x + 1 < words || (pn & 63) == 0 ? ~0ULL : (1ULL << (pn & 63)) - 1;
-        total += popc64(~V[x] & valid);
-    }
-    return total;
+    return lcs_from_masks(w, masks, words, pn, lr, rn, NULL);
 }
 
 /* Set slot[t] -> mask index for the tokens of b (words 64-bit words per mask); returns the
