@@ -695,11 +695,13 @@ static int read_text(Ctx *c, const Src *s, const Span *items, TextBuf *tb) {
             for (Py_ssize_t k = 0; k < s->count; k++)
                 if (tok_perl_lines(c, items[s->first + k].p, items[s->first + k].n, &tb->tok, send)) return -1;
         if (!c->high) return 0;
-        if (collect_lines(c, s, items, 1)) return -1;
         int lowering = 0;
-        for (Py_ssize_t k = 0; k < w->nlines && !lowering; k++)
-            lowering = has_rs_ascii_lowering((const unsigned char *)w->lines[k].p, w->lines[k].n);
+        if (!s->is_list) lowering = has_rs_ascii_lowering((const unsigned char *)s->whole.p, s->whole.n);
+        else
+            for (Py_ssize_t k = 0; k < s->count && !lowering; k++)
+                lowering = has_rs_ascii_lowering((const unsigned char *)items[s->first + k].p, items[s->first + k].n);
         if (!lowering) return 0;
+        if (collect_lines(c, s, items, 1)) return -1;
         tb->tok.n = tb->send.n = 0;
         for (Py_ssize_t k = 0; k < w->nlines; k++) {
             if (tok_rs(c, w->lines[k].p, w->lines[k].n, &tb->tok)) return -1;
