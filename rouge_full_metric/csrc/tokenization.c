@@ -188,12 +188,18 @@ static inline uint64_t lower_alnum8(uint64_t x) {
     return (x | (upper & H80) >> 2) & ((alnum >> 7) * 0xFF);
 }
 
+/* Bit j of the result: bit 7 of byte j of x, whose other bits are 0 (the multiply gathers the
+ * eight bit 7s into the top byte: every partial product lands on a distinct bit, so nothing
+ * carries). */
+static inline uint64_t top_bits8(uint64_t x) {
+    return ((x >> 7) * 0x0102040810204080ULL) >> 56;
+}
+
 /* Bit j of the result: byte j of x is not 0, for x whose bytes are all < 0x80 (byte + 0x7F then
- * carries into bit 7 exactly when the byte is not 0; the multiply gathers the eight bit 7s into
- * the top byte: every partial product lands on a distinct bit, so nothing carries). */
+ * carries into bit 7 exactly when the byte is not 0). */
 static inline uint64_t nonzero_bytes8(uint64_t x) {
     const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
-    return ((((x + L7F) & H80) >> 7) * 0x0102040810204080ULL) >> 56;
+    return top_bits8((x + L7F) & H80);
 }
 
 /* ---- the lowering pass of tok_perl: b = LOWER_ALNUM of the span, and per 64-byte block a mask
@@ -207,8 +213,7 @@ static int lower_supported = -1, lower_allowed = 1;
 static inline uint64_t newline_bytes8(uint64_t x) {
     const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
     uint64_t y = x ^ 0x0A0A0A0A0A0A0A0AULL;
-    uint64_t zero = ~(((y & L7F) + L7F) | y) & H80;   /* bit 7 of each byte that is 0 */
-    return ((zero >> 7) * 0x0102040810204080ULL) >> 56;
+    return top_bits8(~(((y & L7F) + L7F) | y) & H80);   /* bit 7 of each byte of y that is 0 */
 }
 
 /* Scalar: b[0:n] lowered, zeros up to the end of the block holding byte n; masks[k] for the
