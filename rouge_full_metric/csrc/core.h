@@ -97,6 +97,9 @@ typedef struct {
     int nltk_stem;          /* flavor rouge_score: NLTK's Porter (nltk_porter.c) on tokens of > 3 bytes */
     Interner stops, exc;
     PyObject *score_type, *stats_type;
+    /* each a plain tuple subclass (a namedtuple: no __dict__, no weak references), whose
+     * instances worker.c's make_tuple creates untracked (tuple_plain) */
+    int score_plain, stats_plain;
     int tokenizer;          /* TOK_*: see the Unicode token pipelines section */
 } EngineObject;
 

@@ -77,6 +77,13 @@ static int set_native(EngineObject *self, PyObject *native) {
     return 0;
 }
 
+/* Whether type is a tuple subclass with nothing but the tuple's items (a namedtuple: no
+ * __dict__, no weak references), so that its instances can be made without tp_alloc. */
+static int tuple_plain(PyTypeObject *tp) {
+    return tp->tp_alloc == PyType_GenericAlloc && tp->tp_basicsize == PyTuple_Type.tp_basicsize &&
+           tp->tp_dictoffset == 0 && tp->tp_weaklistoffset == 0;
+}
+
 /* Engine(flavor, types, word_limit, byte_limit, multi_ref, jackknife, alpha, token_filter,
  *        Score, PairStats[, native]); types: [(name, kind, n, weight, max_gap or -1, unigrams)];
  * native (see set_native) makes the core apply token_filter's stop words and stemmer itself;
@@ -177,6 +184,8 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
     if (engine_tokenizer(self, kwds)) return -1;
     Py_INCREF(score_type); self->score_type = score_type;
     Py_INCREF(stats_type); self->stats_type = stats_type;
+    self->score_plain = tuple_plain((PyTypeObject *)score_type);
+    self->stats_plain = tuple_plain((PyTypeObject *)stats_type);
     return 0;
 }
 

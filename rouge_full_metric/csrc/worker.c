@@ -101,16 +101,14 @@ static int text_spans(EngineObject *e, PyObject *o, Src *src, Span **items, Py_s
     return -1;
 }
 
-static inline PyObject *make_tuple(PyObject *type, PyObject *a, PyObject *b, PyObject *c, PyObject *d) {
+static inline PyObject *make_tuple(PyObject *type, int plain, PyObject *a, PyObject *b, PyObject *c, PyObject *d) {
     PyTypeObject *tp = (PyTypeObject *)type;
     Py_ssize_t n = d ? 4 : 3;
     PyObject *t;
     /* Numbers only: never part of a cycle, so the tuple stays out of the collector's way (as
-     * CPython itself does lazily for such tuples).  A plain tuple subclass (a namedtuple: no
-     * __dict__, no weak references) is made untracked from the start; others go through
-     * tp_alloc and are untracked after. */
-    int plain = tp->tp_alloc == PyType_GenericAlloc && tp->tp_basicsize == PyTuple_Type.tp_basicsize &&
-                tp->tp_dictoffset == 0 && tp->tp_weaklistoffset == 0;
+     * CPython itself does lazily for such tuples).  An instance of a plain tuple subclass
+     * (tuple_plain: the Engine's types are checked once) is made untracked from the start;
+     * others go through tp_alloc and are untracked after. */
     if (plain) {
         t = (PyObject *)PyObject_GC_NewVar(PyTupleObject, tp, n);
         if (t) for (Py_ssize_t k = 0; k < n; k++) PyTuple_SET_ITEM(t, k, NULL);
@@ -242,7 +240,7 @@ static int build_range(EngineObject *e, const Texts *t, Py_ssize_t a, Py_ssize_t
         }
         for (int ti = 0; ti < e->ntypes; ti++) {
             SC s = scores[i * e->ntypes + ti];
-            PyObject *sc = make_tuple(e->score_type, PyFloat_FromDouble(s.p), PyFloat_FromDouble(s.r),
+            PyObject *sc = make_tuple(e->score_type, e->score_plain, PyFloat_FromDouble(s.p), PyFloat_FromDouble(s.r),
                                       PyFloat_FromDouble(s.f), NULL);
             if (!sc) goto end;
             int failed = PyDict_SetItem(d, e->types[ti].name, sc);
@@ -254,7 +252,7 @@ static int build_range(EngineObject *e, const Texts *t, Py_ssize_t a, Py_ssize_t
             if (!lst) goto end;
             for (Py_ssize_t r = 0; r < M; r++) {
                 const PS *p = &stats[soff + (Py_ssize_t)ti * M + r];
-                PyObject *tp = make_tuple(e->stats_type, num(p->h, ints), num(p->rc, ints), num(p->pc, ints),
+                PyObject *tp = make_tuple(e->stats_type, e->stats_plain, num(p->h, ints), num(p->rc, ints), num(p->pc, ints),
                                           PyFloat_FromDouble(p->sel));
                 if (!tp) { Py_DECREF(lst); goto end; }
                 PyList_SET_ITEM(lst, r, tp);
