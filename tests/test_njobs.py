@@ -139,17 +139,17 @@ def test_inputs_the_core_rejects_give_the_single_thread_answer():
     _same(scorer, preds_bytes, refs)
     bad = list(preds)
     bad[250] = 17
-    for n_jobs in (1, 2):
-        with pytest.raises(TypeError) as error:
-            score_batch(scorer, bad, refs, n_jobs=n_jobs)
-        if n_jobs == 1:
-            message = str(error.value)
-        assert str(error.value) == message
+    _same_error(TypeError, scorer, bad, refs)
     empty_refs = list(refs)
     empty_refs[100] = []
+    _same_error(ValueError, scorer, preds, empty_refs)
+
+
+def _same_error(error_type, scorer, preds, refs):
+    """n_jobs=2 raises error_type with n_jobs=1's message."""
     for n_jobs in (1, 2):
-        with pytest.raises(ValueError) as error:
-            score_batch(scorer, preds, empty_refs, n_jobs=n_jobs)
+        with pytest.raises(error_type) as error:
+            score_batch(scorer, preds, refs, n_jobs=n_jobs)
         if n_jobs == 1:
             message = str(error.value)
         assert str(error.value) == message
