@@ -128,6 +128,41 @@ def interval(replicates: Sequence[float], confidence: float) -> Interval:
     return Interval(mean, low, high)
 
 
+def intervals(replicates, confidence: float) -> List[Interval]:
+    """:func:`interval` of each column of ``replicates`` (replicates x columns), identical to it.
+
+    One sort and one running sum for all columns: ``np.add.accumulate`` adds left to right as
+    :func:`interval`'s loop does (``np.sum`` would add pairwise and change the last bits).  A
+    column holding a NaN goes through :func:`interval` itself (``sorted`` and ``np.sort`` place
+    NaNs differently).
+
+    >>> intervals([[0.1, 1.0], [0.2, 0.0], [0.3, 0.5], [0.4, 0.5]], 50)[1]
+    Interval(mean=0.5, low=0.5, high=0.5)
+    """
+    import numpy as np
+
+    table = np.asarray(replicates, dtype=np.float64)
+    count, columns = table.shape
+    if count == 0:   # interval()'s error
+        return [interval([], confidence) for _ in range(columns)]
+    ordered = np.sort(table, axis=0)
+    means = np.add.accumulate(ordered, axis=0)[-1] / count
+    delta = count * ((100 - confidence) / 2.0) / 100.0
+    upper_a = int(count - delta - 1)
+    lower_a = int(delta)
+    phi = count - delta - 1 - upper_a
+    zero = np.zeros(columns)
+
+    def at(k: int):
+        return ordered[k] if 0 <= k < count else zero
+
+    low = at(lower_a) + (at(lower_a + 1) - at(lower_a)) * phi
+    high = at(upper_a) + (at(upper_a + 1) - at(upper_a)) * phi
+    nan = np.isnan(table).any(axis=0)
+    return [interval(table[:, k], confidence) if nan[k] else Interval(float(means[k]), float(low[k]), float(high[k]))
+            for k in range(columns)]
+
+
 def byte_order(keys: Sequence[str]):
     """The positions of ``keys`` in the order of their UTF-8 bytes (surrogates as the 3 bytes
     "surrogatepass" writes), ties in input order: the Perl's ``sort`` of the instance keys.
@@ -164,7 +199,7 @@ def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confide
     size = len(keys)
     sums = (replicate or (replicate_sums if exact else count_sums))(values[order], n_bootstrap)
     means = sums / size if size else sums
-    return [interval(means[:, k], confidence) for k in range(values.shape[1])]
+    return intervals(means, confidence)
 
 
 def perl_bootstrap_counts(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95,
@@ -199,6 +234,5 @@ def perl_bootstrap_counts(values, keys: Sequence[str], n_bootstrap: int = 1000, 
             precision = np.where(pcnt > 0, hit / pcnt, 0.0)
             denominator = (1 - alpha) * precision + alpha * recall
             fscore = np.where(denominator > 0, (recall * precision) / denominator, 0.0)
-            out.append([interval(recall, confidence), interval(precision, confidence),
-                        interval(fscore, confidence)])
+            out.append(intervals(np.column_stack([recall, precision, fscore]), confidence))
     return out

@@ -1,7 +1,7 @@
 """The Perl's bootstrap: drand48 seeds 0..R-1, string-sorted keys, interpolation quirks (spec §12)."""
 import pytest
 
-from rouge_full_metric.bootstrap import drand48_sequence, interval, perl_bootstrap, replicate_sums
+from rouge_full_metric.bootstrap import drand48_sequence, interval, intervals, perl_bootstrap, replicate_sums
 
 THREE = [[1.0], [0.0], [0.5]]          # X19: per-summary recall of 3 evals
 KEYS = ["1.A", "2.A", "3.A"]
@@ -52,6 +52,26 @@ def test_bad_replicate_count():
 
 def test_interval_reads_past_the_end_as_zero():
     assert interval([0.5, 0.7], 100).high == 0.7
+
+
+def test_intervals_of_all_columns_equal_interval_of_each():
+    # intervals() sorts and sums every column at once; its running sum must add left to right as
+    # interval()'s loop does (np.sum's pairwise sum differs in the last bits from 9 values on)
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for t in range(400):
+        rows = int(rng.integers(1, 40)) if t % 2 else int(rng.integers(100, 2500))
+        table = rng.random((rows, 1 + t % 13))
+        if t % 4 == 1:
+            table = np.round(table, 2)                          # ties
+        if t % 4 == 3 and rows > 1:
+            table[int(rng.integers(0, rows)), 0] = np.nan        # that column through interval()
+        confidence = (95, 90, 50, 100, 0, 97.5)[t % 6]
+        got = intervals(table, confidence)
+        for k, iv in enumerate(got):
+            assert all(type(x) is float for x in iv)
+            assert repr(iv) == repr(interval(table[:, k], confidence)), (t, k)
 
 
 # --- the compiled kernels (csrc/bootstrap.c scalar, csrc/bootstrap_simd.c AVX2 / AVX-512) ----
