@@ -158,6 +158,8 @@ static PyMethodDef module_methods[] = {
     {"pair_matrix", mod_pair_matrix, METH_VARARGS, "pair_matrix(worker, corpus, a_base, b_base, ncols, r0, r1, measure, out): rows of a score matrix."},
     {"pair_filter", mod_pair_filter, METH_VARARGS, "pair_filter(worker, corpus, lo, hi, kept, nkept, scan_from, sequential, threshold, measure, match, score) -> nkept."},
     {"pair_info", mod_pair_info, METH_O, "pair_info(corpus) -> sizes of a pair corpus (for tests)."},
+    {"_spare_workers", mod_spare_workers, METH_O,
+     "_spare_workers(n) -> old n: how many dropped Workers' buffers are kept for new ones (0 frees them)."},
     {"_set_intern_limits", mod_set_intern_limits, METH_VARARGS,
      "_set_intern_limits(entries, bytes) -> old (entries, bytes): a Worker's token-cache reset thresholds."},
     {NULL}

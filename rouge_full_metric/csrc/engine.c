@@ -189,16 +189,101 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
     return 0;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Parked Workers: the memory of dropped Workers, kept for the next ones                        */
+/*
+ * A new scorer's Workers used to allocate their token cache and buffers afresh, and the ones of
+ * the scorer just dropped had been given back: glibc trims the top of its heap past 128 KiB-32
+ * MiB free, so every page came back through a page fault (2.8 us each on a virtual machine):
+ * ~1,500 faults a news batch for a new scorer, 4 of its 5 ms of cold cost, and with n_jobs=2
+ * both threads faulting while the caller's frees sent the other CPU TLB shootdowns (1.4x the
+ * CPU of n_jobs=1).  A dropped Worker's buffers (token cache emptied, the Engine's own parts
+ * freed) wait here for the next Engine.worker(); the vocabulary invariants hold as after the
+ * token cache's reset between examples.  At most SPARE_MAX Workers of at most SPARE_BYTES each
+ * wait (the GIL guards the array); _spare_workers(0) empties it. */
+#define SPARE_BYTES ((size_t)16 << 20)
+static void worker_free_buffers(WorkerObject *w);   /* worker.c */
+static int SPARE_MAX = 2;
+static WorkerObject spare_workers[8];
+static int nspare;
+
+/* The bytes a Worker's growable buffers hold (their capacities). */
+static size_t worker_bytes(const WorkerObject *w) {
+    size_t b = (size_t)w->in.tabcap * sizeof(Slot) + (size_t)w->in.capent * sizeof(Entry) + (size_t)w->in.acap;
+    b += w->front ? sizeof(Front) << FRONT_BITS : 0;
+    b += (size_t)w->vcap * 2 * sizeof(int32_t);
+    b += (size_t)w->tbcap * sizeof(TextBuf);
+    for (Py_ssize_t i = 0; i < w->tbcap; i++)
+        b += (size_t)(w->tb[i].tok.cap + w->tb[i].stok.cap + w->tb[i].send.cap + w->tb[i].ftok.cap) * sizeof(int32_t);
+    b += (size_t)w->tbcap_chars + (size_t)w->sbufcap + (size_t)w->nbufcap * 4 + (size_t)w->linescap * sizeof(Span) + (size_t)w->flatcap;
+    b += (size_t)(w->pdist.cap + w->red.cap + w->lps.cap + w->lrs.cap + w->lp.cap + w->lr.cap) * sizeof(int32_t);
+    b += (size_t)(w->lslotcap + w->lbmcap + w->lbpcap + w->lustampcap + w->lpstampcap + w->lslot1cap) * 4;
+    b += (size_t)(w->lmaskcap + w->lmaskrcap + w->maskcap + w->rowcap + w->ckcap) * 8;
+    b += (size_t)(w->lrsocap + w->lrocap) * sizeof(Py_ssize_t);
+    b += (size_t)(w->wrowcap + w->wrcap + w->zeroscap + w->wckrcap) * 4 + (size_t)(w->wccap + w->wckcap) * 8;
+    b += (size_t)w->markcap + (size_t)w->carrycap + (size_t)w->gtcap * sizeof(GEnt);
+    b += (size_t)(w->statscap + w->tmpcap) * sizeof(PS) + (size_t)w->scorescap * sizeof(SC);
+    b += (size_t)(w->dcap + w->ucap + w->rtabcap + w->precap + w->rflagcap + w->lcntcap) * 4;
+    b += (size_t)w->phcap * 2 * sizeof(double);
+    b += (size_t)(w->pidcap + w->ridcap + w->cellcap + w->gcntcap + w->clogcap + w->ltabcap) * 4 + (size_t)w->nhcap * 8;
+    return b;
+}
+
+/* The parts sized by the Engine's types: freed with the Worker or when it is parked. */
+static void worker_free_engine_parts(WorkerObject *w) {
+    if (w->f) {
+        for (int i = 0; w->eng && i < w->eng->ntypes + 1; i++) free(w->f[i]);
+        free(w->f);
+    }
+    free(w->fn); free(w->ppc); free(w->pgap);
+    w->f = NULL; w->fn = NULL; w->ppc = NULL; w->pgap = NULL;
+}
+
+/* Keep w's buffers for a later Worker (w->eng already released): 1, or 0 when there is no room
+ * (the caller frees them).  Called with the GIL. */
+static int worker_park(WorkerObject *w) {
+    if (nspare >= SPARE_MAX || w->busy || !w->front || worker_bytes(w) > SPARE_BYTES) return 0;
+    interner_clear(&w->in);
+    memset(w->front, 0, sizeof(Front) << FRONT_BITS);
+    w->ctx = NULL;
+    w->cancel = NULL;
+    w->stop = 0;
+    w->poll_work = w->poll_last = 0;
+    memcpy(&spare_workers[nspare++], w, sizeof(WorkerObject));
+    return 1;
+}
+
+static void spare_release(int keep) {
+    while (nspare > keep) worker_free_buffers(&spare_workers[--nspare]);
+}
+
+/* _spare_workers(n) -> previous n: how many dropped Workers' buffers wait for new ones (0-8;
+ * 0 frees those waiting). */
+static PyObject *mod_spare_workers(PyObject *self, PyObject *arg) {
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred()) return NULL;
+    if (n < 0 || n > (long)(sizeof(spare_workers) / sizeof(spare_workers[0]))) {
+        PyErr_SetString(PyExc_ValueError, "n: 0-8 spare Workers");
+        return NULL;
+    }
+    int old = SPARE_MAX;
+    SPARE_MAX = (int)n;
+    spare_release(SPARE_MAX);
+    return PyLong_FromLong(old);
+}
+
 static PyObject *Engine_worker(EngineObject *self, PyObject *unused) {
     WorkerObject *w = PyObject_New(WorkerObject, &WorkerType);
     if (!w) return NULL;
     char *start = (char *)w + offsetof(WorkerObject, eng);
-    memset(start, 0, sizeof(WorkerObject) - offsetof(WorkerObject, eng));
+    if (nspare) memcpy(start, (char *)&spare_workers[--nspare] + offsetof(WorkerObject, eng),
+                       sizeof(WorkerObject) - offsetof(WorkerObject, eng));
+    else memset(start, 0, sizeof(WorkerObject) - offsetof(WorkerObject, eng));
     Py_INCREF(self);
     w->eng = self;
     w->f = (double **)calloc((size_t)(self->ntypes + 1), sizeof(double *));
     w->fn = (Py_ssize_t *)calloc((size_t)(self->ntypes + 1), sizeof(Py_ssize_t));
-    w->front = (Front *)calloc((size_t)1 << FRONT_BITS, sizeof(Front));
+    if (!w->front) w->front = (Front *)calloc((size_t)1 << FRONT_BITS, sizeof(Front));
     w->ppc = (double *)calloc((size_t)(self->ntypes + 1), sizeof(double));
     w->pgap = (int *)calloc((size_t)(self->ntypes + 1), sizeof(int));
     if (!w->f || !w->fn || !w->ppc || !w->pgap || !w->front) { Py_DECREF(w); return PyErr_NoMemory(); }

@@ -35,6 +35,13 @@ static void interner_free(Interner *in) {
     memset(in, 0, sizeof(*in));
 }
 
+/* Empty, keeping its memory (a parked Worker's: see worker_park). */
+static void interner_clear(Interner *in) {
+    if (in->tab) memset(in->tab, 0, (size_t)in->tabcap * sizeof(Slot));
+    in->nent = 0;
+    in->alen = 0;
+}
+
 static int interner_rehash(Interner *in, Py_ssize_t newcap) {
     void *mem = calloc((size_t)newcap * sizeof(Slot) + 64, 1);
     if (!mem) return -1;

@@ -6,12 +6,12 @@
 
 static void textbuf_free(TextBuf *t) { free(t->tok.v); free(t->stok.v); free(t->send.v); free(t->ftok.v); }
 
-static void Worker_dealloc(WorkerObject *w) {
+static void worker_free_buffers(WorkerObject *w) {
     interner_free(&w->in);
     free(w->front);
     free(w->slot); free(w->loc);
     free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->ucnt);
-    free(w->ph); free(w->prc); free(w->ppc); free(w->pgap);
+    free(w->ph); free(w->prc);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
     free(w->tb); free(w->tbuf); free(w->sbuf); free(w->nbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
     free(w->lslot1);
@@ -19,15 +19,17 @@ static void Worker_dealloc(WorkerObject *w) {
     free(w->lps.v); free(w->lrs.v); free(w->lrso);
     free(w->masks); free(w->rows); free(w->ck); free(w->wc); free(w->wr); free(w->zeros); free(w->wck); free(w->wckr);
     free(w->mark); free(w->carry); free(w->gt);
-    if (w->f) {
-        for (int i = 0; w->eng && i < w->eng->ntypes + 1; i++) free(w->f[i]);
-        free(w->f);
-    }
-    free(w->fn);
     free(w->stats); free(w->scores); free(w->tmp);
     free(w->rtab); free(w->pre); free(w->rflag); free(w->lcnt); free(w->wrow);
     free(w->lmask); free(w->lmaskr); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
-    Py_XDECREF(w->eng);
+}
+
+static void Worker_dealloc(WorkerObject *w) {
+    EngineObject *e = w->eng;
+    worker_free_engine_parts(w);
+    w->eng = NULL;
+    if (!worker_park(w)) worker_free_buffers(w);
+    Py_XDECREF(e);
     PyObject_Free(w);
 }
 

@@ -1,0 +1,70 @@
+"""Parked Workers (csrc/engine.c): a dropped scorer's Worker memory serves the next scorer's
+Workers, its token cache emptied.  Whatever the previous scorer was (flavor, types, stemming,
+vocabulary), the next one's scores must be those it gets with fresh memory."""
+import gc
+import random
+
+import pytest
+
+from rouge_full_metric import RougeScorer, compiled
+
+pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="compiled core not built")
+
+WORDS = ["alpha", "beta", "gamma", "delta", "running", "runs", "ran", "the", "of", "and", "x1",
+         "Kelvin", "caf\u00e9", "na\u00efve", "data-set", "U.S.", "it's", "1999", "a", "an"]
+
+# (flavor, types, options): every Engine part a parked Worker must not carry over (types and
+# their per-type arrays, the stemmer's and stop words' ids, the tokenizers)
+CONFIGS = [
+    ("rouge155", ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4", "rougeSU4"], {"use_stemmer": True}),
+    ("rouge155", ["rouge1", "rouge2"], {"remove_stopwords": True}),
+    ("rouge_score", ["rouge1", "rouge2", "rougeL", "rougeLsum"], {}),
+    ("rouge_score", ["rouge1", "rougeLsum"], {"use_stemmer": True}),
+    ("xlsum", ["rouge1", "rouge2", "rougeL"], {}),
+    ("paper", ["rouge1", "rougeL", "rougeS*"], {}),
+]
+
+
+def texts(seed, n, vocab):
+    rng = random.Random(seed)
+    words = WORDS + ["w%d" % k for k in range(vocab)]
+
+    def text():
+        return "\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))
+                         for _ in range(rng.randint(1, 4)))
+    return [text() for _ in range(n)], [text() for _ in range(n)]
+
+
+def scores(config, preds, refs, n_jobs=1):
+    flavor, types, options = config
+    return RougeScorer(types, flavor=flavor, **options).score_batch(preds, refs, n_jobs=n_jobs)
+
+
+@pytest.fixture
+def spare():
+    old = compiled.core._spare_workers(2)
+    yield
+    compiled.core._spare_workers(old)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c[0] + "-" + "-".join(c[1][:2]) + "-" + ",".join(c[2]))
+def test_scores_after_any_parked_worker_equal_fresh_memory(config, spare):
+    preds, refs = texts(1, 300, 400)
+    compiled.core._spare_workers(0)
+    expected = scores(config, preds, refs)
+    compiled.core._spare_workers(2)
+    for k, previous in enumerate(CONFIGS):
+        # another vocabulary first (other ids for the same words), dropped: its Workers park
+        scores(previous, *texts(100 + k, 200, 3000), n_jobs=2)
+        gc.collect()
+        assert scores(config, preds, refs) == expected, previous
+        assert scores(config, preds, refs, n_jobs=2) == expected, previous
+
+
+def test_spare_workers_argument(spare):
+    with pytest.raises(ValueError, match="n: 0-8"):
+        compiled.core._spare_workers(9)
+    with pytest.raises(ValueError, match="n: 0-8"):
+        compiled.core._spare_workers(-1)
+    assert compiled.core._spare_workers(1) == 2
+    assert compiled.core._spare_workers(0) == 1
