@@ -402,3 +402,25 @@ def test_perl_cli_refuses_out_of_range_options(tmp_path, option, message):
     status = perl_cli.run(option + ["-a", str(config)], stdout=out, stderr=err)
     assert status != 0 and message in err.getvalue()
     assert time.perf_counter() - start < 5
+
+
+@needs_core
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_texts_that_change_the_lists_while_read_are_refused(n_jobs):
+    # a list subclass of references is read by iterating it, which runs its __iter__: one that
+    # empties the caller's lists while the core reads them must end in an error, never in a read
+    # past the lists' end or of a freed text
+    preds = ["the cat sat on the mat %d" % k for k in range(50)]
+    refs = ["a cat sat on a mat %d" % k for k in range(50)]
+
+    class Mutating(list):
+        def __iter__(self):
+            del preds[:]
+            del refs[:]
+            return list.__iter__(self)
+
+    refs[10] = Mutating(["a cat", "the mat"])
+    scorer = RougeScorer(["rouge1", "rougeL"], flavor="rouge_score")
+    assert compiled_scorer(scorer) is not None
+    with pytest.raises(RuntimeError, match="changed size while being read"):
+        score_batch(scorer, preds, refs, n_jobs=n_jobs)

@@ -157,9 +157,16 @@ static int texts_read(EngineObject *e, PyObject *pseq, PyObject *rseq, Py_ssize_
     t->keep = PyList_New(0);
     t->exoff = (Py_ssize_t *)malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
     if (!t->keep || !t->exoff) { PyErr_NoMemory(); return -1; }
-    PyObject **pitems = PySequence_Fast_ITEMS(pseq) + start, **ritems = PySequence_Fast_ITEMS(rseq) + start;
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *p = pitems[i], *r = ritems[i];
+        /* Python code can run below (a str subclass's lower(), a list subclass's iterator) and
+         * change the caller's lists: their items are looked up afresh for each example, and the
+         * example's two objects held while it is read */
+        if (start + count > PySequence_Fast_GET_SIZE(pseq) || start + count > PySequence_Fast_GET_SIZE(rseq)) {
+            PyErr_SetString(PyExc_RuntimeError, "predictions or references changed size while being read");
+            return -1;
+        }
+        PyObject **pitems = PySequence_Fast_ITEMS(pseq) + start, **ritems = PySequence_Fast_ITEMS(rseq) + start;
+        PyObject *p = pitems[i], *r = ritems[i], *rt = NULL;
 #if defined(__GNUC__) || defined(__clang__)
         /* the objects a few examples ahead: after a batch the texts are out of L2, and their
          * headers are a dependent miss each */
@@ -168,24 +175,32 @@ static int texts_read(EngineObject *e, PyObject *pseq, PyObject *rseq, Py_ssize_
             __builtin_prefetch(ritems[i + TEXTS_AHEAD]);
         }
 #endif
+        Py_INCREF(p);
+        Py_INCREF(r);
         t->exoff[i] = t->nsrc;
-        Py_ssize_t nref;
-        PyObject *rt = NULL;
-        if (PyUnicode_Check(r) || PyBytes_Check(r) || PyByteArray_Check(r)) nref = 1;
-        else if (PyList_Check(r) || PyTuple_Check(r)) {
+        Py_ssize_t nref = 1;
+        int rc = -1;
+        if (PyList_Check(r) || PyTuple_Check(r)) {
             rt = PySequence_Tuple(r);
-            if (!rt) return -1;
-            if (PyList_Append(t->keep, rt)) { Py_DECREF(rt); return -1; }
-            Py_DECREF(rt);
+            if (!rt || PyList_Append(t->keep, rt)) goto example_done;
             nref = PyTuple_GET_SIZE(rt);
-            if (nref == 0) { PyErr_SetString(PyExc_ValueError, "references is empty"); return -1; }
-        } else { PyErr_SetString(PyExc_TypeError, "references must be str or list"); return -1; }
-        if (grow((void **)&t->srcs, &t->srccap, t->nsrc + 1 + nref, sizeof(Src))) { PyErr_NoMemory(); return -1; }
-        if (text_spans(e, p, &t->srcs[t->nsrc++], &t->items, &t->nitems, &t->itemcap, t->keep)) return -1;
-        for (Py_ssize_t k = 0; k < nref; k++) {
-            PyObject *x = rt ? PyTuple_GET_ITEM(rt, k) : r;
-            if (text_spans(e, x, &t->srcs[t->nsrc++], &t->items, &t->nitems, &t->itemcap, t->keep)) return -1;
+            if (nref == 0) { PyErr_SetString(PyExc_ValueError, "references is empty"); goto example_done; }
+        } else if (!PyUnicode_Check(r) && !PyBytes_Check(r) && !PyByteArray_Check(r)) {
+            PyErr_SetString(PyExc_TypeError, "references must be str or list");
+            goto example_done;
         }
+        if (grow((void **)&t->srcs, &t->srccap, t->nsrc + 1 + nref, sizeof(Src))) { PyErr_NoMemory(); goto example_done; }
+        if (text_spans(e, p, &t->srcs[t->nsrc++], &t->items, &t->nitems, &t->itemcap, t->keep)) goto example_done;
+        Py_ssize_t k = 0;
+        for (; k < nref; k++)
+            if (text_spans(e, rt ? PyTuple_GET_ITEM(rt, k) : r, &t->srcs[t->nsrc++], &t->items, &t->nitems, &t->itemcap,
+                           t->keep)) break;
+        rc = k < nref ? -1 : 0;
+    example_done:
+        Py_XDECREF(rt);
+        Py_DECREF(p);
+        Py_DECREF(r);
+        if (rc) return -1;
     }
     t->exoff[count] = t->nsrc;
     return 0;
