@@ -552,6 +552,36 @@ def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: 
     return scores, stats
 
 
+def score_table(scorer, predictions: Sequence, references: Sequence):
+    """Every example's scores as a float64 array (examples x 3 * types: each type's precision,
+    recall and F in ``scorer.rouge_types`` order): ``scorer._value_table(score_batch(...))``,
+    without a Python object per example where the core scores the batch alone (for averages).
+
+    >>> from rouge_full_metric import RougeScorer
+    >>> score_table(RougeScorer(["rouge1"]), ["a b", "c d"], ["a b", "c e"]).tolist()
+    [[1.0, 1.0, 1.0], [0.5, 0.5, 0.5]]
+    """
+    import numpy as np
+
+    check_corpus_inputs(predictions, references)
+    cs = compiled_scorer(scorer)
+    if type(cs) is _CompiledScorer and len(predictions):
+        if not isinstance(predictions, (list, tuple)):
+            predictions = list(predictions)
+        if not isinstance(references, (list, tuple)):
+            references = list(references)
+        table = np.empty((len(predictions), 3 * len(scorer.rouge_types)), dtype=np.float64)
+        worker = cs.acquire()
+        try:
+            worker.run(predictions, references, 0, len(predictions), False, None, table)
+            return table
+        except (TypeError, ValueError, UnicodeError):
+            pass   # inputs the core rejects: the path below scores them or names the error
+        finally:
+            cs.release(worker)
+    return scorer._value_table(score_batch(scorer, predictions, references))
+
+
 def score_batch(scorer, predictions: Sequence, references: Sequence, n_jobs: int = 1,
                 backend: Optional[str] = None) -> List[Dict[str, Score]]:
     """``[scorer.score(p, r) for p, r in zip(predictions, references)]``, many pairs per call.
@@ -641,5 +671,5 @@ def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confide
                             replicate=replicate_sums if exact else count_sums, exact=exact)
 
 
-__all__ = ["backend", "compiled_scorer", "score_batch", "score_examples", "score_one", "replicate_sums",
+__all__ = ["backend", "compiled_scorer", "score_batch", "score_examples", "score_one", "score_table", "replicate_sums",
            "count_sums", "perl_bootstrap"]

@@ -368,14 +368,15 @@ class RougeFullMetric(evaluate.Metric):
                 out[t + "_precision"] = [float(s[t].precision) for s in per_example]
                 out[t + "_recall"] = [float(s[t].recall) for s in per_example]
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
-        per_example = scorer.score_batch(predictions, references)
         if not options["confidence_intervals"] and (options["aggregate"] == "mean" or not scorer.rules.mid_from_bootstrap):
             # Nothing asked for needs the bootstrap: unless the flavor's mid is the bootstrap's
-            # (rouge155: the Perl's Average_X), the reported average is the plain mean.
-            for t, score in scorer.corpus_means(per_example).items():
+            # (rouge155: the Perl's Average_X), the reported average is the plain mean (mean_scores:
+            # corpus_means of score_batch's result, without its Python objects).
+            for t, score in scorer.mean_scores(predictions, references).items():
                 out[t], out[t + "_precision"], out[t + "_recall"] = (float(score.fmeasure), float(score.precision),
                                                                      float(score.recall))
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
+        per_example = scorer.score_batch(predictions, references)
         # score_corpus's aggregate, without the per-reference statistics it also returns
         aggregate = scorer._aggregate(per_example, ["%d.A" % (k + 1) for k in range(len(per_example))],
                                       options["confidence"], int(options["n_bootstrap"]))

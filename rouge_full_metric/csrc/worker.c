@@ -316,22 +316,33 @@ static int run_sequences(PyObject *preds, PyObject *refs, PyObject **pseq, PyObj
  * start..stop-1.  cancel: a bytearray of one byte; another thread sets it to stop this run
  * (KeyboardInterrupt) within a millisecond or so. */
 static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
-    PyObject *preds, *refs, *pseq, *rseq, *cancel = NULL;
+    PyObject *preds, *refs, *pseq, *rseq, *cancel = Py_None, *table = Py_None;
     Py_ssize_t start, stop;
     int with_stats;
-    if (!PyArg_ParseTuple(args, "OOnnp|O!", &preds, &refs, &start, &stop, &with_stats, &PyByteArray_Type, &cancel))
+    if (!PyArg_ParseTuple(args, "OOnnp|OO", &preds, &refs, &start, &stop, &with_stats, &cancel, &table)) return NULL;
+    if (cancel == Py_None) cancel = NULL;
+    else if (!PyByteArray_Check(cancel) || PyByteArray_GET_SIZE(cancel) < 1) {
+        PyErr_SetString(PyExc_ValueError, "cancel: a bytearray of one byte, or None");
         return NULL;
-    if (cancel && PyByteArray_GET_SIZE(cancel) < 1) { PyErr_SetString(PyExc_ValueError, "cancel: need one byte"); return NULL; }
+    }
+    Py_buffer out = {0};
+    if (table != Py_None && PyObject_GetBuffer(table, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)) return NULL;
     if (w->busy) {
         PyErr_SetString(PyExc_RuntimeError, "Worker is already running (one thread per Worker)");
         return NULL;
     }
     EngineObject *e = w->eng;
-    if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) return NULL;
+    if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) { PyBuffer_Release(&out); return NULL; }
     Py_ssize_t count = stop - start;
     PyObject *result = NULL, *scores_list = NULL, *stats_list = NULL;
     Texts t;
+    memset(&t, 0, sizeof(t));
     w->busy = 1;
+    if (out.buf && out.len != (Py_ssize_t)((size_t)count * 3 * (size_t)e->ntypes * sizeof(double))) {
+        PyErr_Format(PyExc_ValueError, "table: %zd bytes for %zd examples x %d types x 3 float64, got %zd",
+                     (Py_ssize_t)((size_t)count * 3 * (size_t)e->ntypes * sizeof(double)), count, e->ntypes, out.len);
+        goto fail;
+    }
     if (texts_read(e, pseq, rseq, start, count, &t)) goto fail;
     if (grow((void **)&w->stats, &w->statscap, (t.nsrc - count) * e->ntypes + 1, sizeof(PS)) ||
         grow((void **)&w->scores, &w->scorescap, count * e->ntypes + 1, sizeof(SC))) { PyErr_NoMemory(); goto fail; }
@@ -345,12 +356,25 @@ static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
         if (c.err == ERR_NOMEM) { PyErr_NoMemory(); goto fail; }
         if (c.err) goto fail;
     }
+    if (out.buf) {
+        /* the scores alone, as float64 (example, type, P/R/F): no Python object per example */
+        double *o = (double *)out.buf;
+        for (Py_ssize_t k = 0; k < count * e->ntypes; k++) {
+            o[3 * k] = w->scores[k].p;
+            o[3 * k + 1] = w->scores[k].r;
+            o[3 * k + 2] = w->scores[k].f;
+        }
+        Py_INCREF(Py_None);
+        result = Py_None;
+        goto fail;
+    }
     scores_list = PyList_New(count);
     if (!scores_list) goto fail;
     if (with_stats && !(stats_list = PyList_New(count))) goto fail;
     if (build_range(e, &t, 0, count, w->stats, w->scores, scores_list, stats_list)) goto fail;
     result = PyTuple_Pack(2, scores_list, with_stats ? stats_list : Py_None);
 fail:
+    PyBuffer_Release(&out);
     w->busy = 0;
     Py_XDECREF(scores_list);
     Py_XDECREF(stats_list);
@@ -423,8 +447,10 @@ static PyObject *Worker_skip_arena(WorkerObject *w, PyObject *arg) {
 
 static PyMethodDef Worker_methods[] = {
     {"run", (PyCFunction)Worker_run, METH_VARARGS,
-     "run(predictions, references, start, stop, with_stats, cancel=None) -> (scores, stats or None);\n"
-     "cancel: a one-byte bytearray another thread sets to stop the run (KeyboardInterrupt)."},
+     "run(predictions, references, start, stop, with_stats, cancel=None, table=None) -> (scores, stats or None);\n"
+     "cancel: a one-byte bytearray another thread sets to stop the run (KeyboardInterrupt); table: a\n"
+     "writable C-contiguous float64 buffer of (stop - start) x types x 3 that receives the scores instead\n"
+     "(P, R, F per type; the result is then None)."},
     {"tokens", (PyCFunction)Worker_tokens, METH_O,
      "tokens(text) -> (joined tokens, sentence ends, sentence-reader tokens, flat tokens)"},
     {"vocabulary_size", (PyCFunction)Worker_vocabulary_size, METH_NOARGS, "Entries in the token cache."},

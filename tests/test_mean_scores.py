@@ -1,0 +1,106 @@
+"""RougeScorer.mean_scores / batch.score_table: the averages the metric reports with
+aggregate="mean", from a float64 table the core fills instead of Python objects per example.
+They must be corpus_means(score_batch(...)) to the last bit, on every path (the core's table, the
+wrappers that fall back to score_batch, the pure-Python engine)."""
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+from rouge_full_metric import RougeScorer, compiled
+from rouge_full_metric.batch import compiled_scorer, score_table
+from rouge_full_metric.lost_text import LostTextWarning
+
+WORDS = ["alpha", "beta", "gamma", "delta", "running", "runs", "the", "of", "x1", "caf\u00e9", "U.S.", "1999"]
+
+CONFIGS = [
+    ("rouge155", ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeSU4"], {"use_stemmer": True}),
+    ("rouge155", ["rouge1", "rougeL"], {"multi_ref": "best", "remove_stopwords": True}),
+    ("rouge155", ["rouge2"], {"jackknife": True}),
+    ("rouge_score", ["rouge1", "rouge2", "rougeL", "rougeLsum"], {}),
+    ("rouge_score", ["rougeLsum", "rouge1"], {"use_stemmer": True}),
+    ("xlsum", ["rouge1", "rougeL", "rougeLsum"], {}),                 # the core through a wrapper
+    ("paper", ["rouge1", "rougeS*"], {}),
+    ("matlab", ["rouge1", "rougeL"], {}),
+    ("rouge155", ["rouge1", "rougeL"], {"lang": "zh"}),                # a segmenter in Python
+]
+
+
+def batch(seed, n, multi):
+    rng = random.Random(seed)
+
+    def text():
+        return "\n".join(" ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 9)))
+                         for _ in range(rng.randint(1, 3)))
+    preds = [text() for _ in range(n)]
+    refs = [[text() for _ in range(rng.randint(1, 3))] if multi else text() for _ in range(n)]
+    return preds, refs
+
+
+def ids(config):
+    return "-".join([config[0]] + config[1][:2] + ["%s=%s" % kv for kv in config[2].items()])
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+@pytest.mark.parametrize("multi", [False, True])
+def test_mean_scores_equal_corpus_means_of_score_batch(config, multi):
+    flavor, types, options = config
+    if "lang" in options:
+        pytest.importorskip("jieba")
+    scorer = RougeScorer(types, flavor=flavor, **options)
+    for seed in range(3):
+        preds, refs = batch(seed, 150, multi)
+        expected = scorer.corpus_means(scorer.score_batch(preds, refs))
+        got = scorer.mean_scores(preds, refs)
+        assert list(got) == list(expected)
+        assert repr(got) == repr(expected)   # the same floats, NaN included (matlab)
+        table = score_table(scorer, preds, refs)
+        assert table.shape == (150, 3 * len(types))
+        assert table.tobytes() == scorer._value_table(scorer.score_batch(preds, refs)).tobytes()
+
+
+def test_the_core_fills_the_table_itself():
+    # the plain compiled path: no Python result per example (a wrapper would build them)
+    scorer = RougeScorer(["rouge1", "rougeL"], flavor="rouge_score")
+    if not compiled.AVAILABLE:
+        pytest.skip("compiled core not built")
+    cs = compiled_scorer(scorer)
+    worker = cs.acquire()
+    try:
+        table = np.zeros((2, 6))
+        assert worker.run(["a b", "c d"], ["a b", "c e"], 0, 2, False, None, table) is None
+        assert table.tolist() == [[1.0] * 6, [0.5] * 6]
+        with pytest.raises(ValueError, match="table: 96 bytes for 2 examples x 2 types x 3 float64, got 48"):
+            worker.run(["a b", "c d"], ["a b", "c e"], 0, 2, False, None, np.zeros((1, 6)))
+        with pytest.raises(BufferError, match="not writable"):
+            worker.run(["a"], ["a"], 0, 1, False, None, b"\0" * 24)
+        with pytest.raises(ValueError, match="cancel"):
+            worker.run(["a"], ["a"], 0, 1, False, bytearray(0))
+    finally:
+        cs.release(worker)
+
+
+def test_inputs_the_core_rejects_get_score_batchs_errors():
+    scorer = RougeScorer(["rouge1"], flavor="rouge_score")
+    with pytest.raises(ValueError, match="differ in length"):
+        scorer.mean_scores(["a"], ["a", "b"])
+    with pytest.raises(TypeError) as table_error:
+        scorer.mean_scores(["a", 3], ["a", "b"])
+    with pytest.raises(TypeError) as batch_error:
+        scorer.score_batch(["a", 3], ["a", "b"])
+    assert str(table_error.value) == str(batch_error.value)
+    assert scorer.mean_scores([], []) == scorer.corpus_means([])
+
+
+def test_mean_scores_warns_of_lost_text_as_score_batch_does():
+    scorer = RougeScorer(["rouge1"], flavor="rouge_score")
+    preds, refs = ["\u4eca\u5929\u5929\u6c14\u5f88\u597d"] * 3, ["\u4eca\u5929\u5929\u6c14\u4e0d\u9519"] * 3
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        scorer.score_batch(preds, refs)
+    with warnings.catch_warnings(record=True) as seen_means:
+        warnings.simplefilter("always")
+        scorer.mean_scores(preds, refs)
+    assert [w.category for w in seen_means if issubclass(w.category, LostTextWarning)] == \
+        [w.category for w in seen if issubclass(w.category, LostTextWarning)] != []
