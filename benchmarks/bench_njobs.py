@@ -3,8 +3,10 @@
 
 Workloads (bench.py's, seeded): news (11,490 pairs, ~60 tokens a side) and long (2,000 pairs of
 200-300 tokens); type set rouge1, rouge2, rougeL, rougeLsum in flavor rouge_score (bench.py's
-"rouge_score set"), warm (one untimed call first) and cold (a new scorer each run: empty token
-caches, each thread's Worker filling its own).  n_jobs=1 and n_jobs=2 alternate run by run
+"rouge_score set"), warm (one untimed call first), cold (a new scorer each run: empty token
+caches, each thread's Worker filling its own, in the memory the previous scorer's Workers left
+parked: csrc/engine.c) and first (the same with no parked Worker, as a process's first scorer:
+every page of the token caches faulted in).  n_jobs=1 and n_jobs=2 alternate run by run
 (the order flips every run), and the medians of wall and CPU time (time.process_time: every thread
 of this process) are printed with the ratio wall(n_jobs=1) / wall(n_jobs=2): above 1 is a gain.
 
@@ -26,7 +28,8 @@ the host it is less (1.6-1.85 on the one docs/speed.md reports).  "of ceiling" =
 ceiling: the share of the machine's second core n_jobs=2 turns into speed.
 
 Usage: python benchmarks/bench_njobs.py [--runs 9] [--only news,long] [--conditions free,busy,onecore]
-       [--types rouge1,rouge2,rougeL,rougeLsum] [--flavor rouge_score] [--no-ceiling]
+       [--types rouge1,rouge2,rougeL,rougeLsum] [--flavor rouge_score] [--states warm,cold,first]
+       [--no-ceiling]
 """
 import argparse
 import os
@@ -56,6 +59,14 @@ def pin_threads(cpus):
             pass
 
 
+def new_scorer(types, flavor, state):
+    """A new scorer for a "cold" run; for "first", with no parked Worker memory to start from."""
+    from rouge_full_metric import RougeScorer, compiled
+    if state == "first" and compiled.AVAILABLE:
+        compiled.core._spare_workers(compiled.core._spare_workers(0))   # frees the parked ones
+    return RougeScorer(types, flavor=flavor)
+
+
 def _ceiling_child(conn, barrier, names, types, flavor):
     """A worker process of the ceiling measurement: scores a workload with n_jobs=1 on command
     ("name", state, together) and sends back the wall time; "together" waits at the barrier."""
@@ -71,7 +82,7 @@ def _ceiling_child(conn, barrier, names, types, flavor):
             return
         name, state, together = msg
         preds, refs = data[name]
-        fresh = RougeScorer(types, flavor=flavor) if state == "cold" else scorer
+        fresh = scorer if state == "warm" else new_scorer(types, flavor, state)
         if together:
             barrier.wait()
         w0 = time.perf_counter()
@@ -135,6 +146,7 @@ def main():
     ap.add_argument("--conditions", default="free,busy,onecore")
     ap.add_argument("--types", default=",".join(RS_TYPES))
     ap.add_argument("--flavor", default="rouge_score")
+    ap.add_argument("--states", default="warm,cold,first")
     ap.add_argument("--no-ceiling", action="store_true",
                     help="skip the two-process ceiling measured with the second core free")
     a = ap.parse_args()
@@ -173,9 +185,9 @@ def main():
             for name, (preds, refs) in data.items():
                 if scorer.score_batch(preds, refs, n_jobs=2) != scorer.score_batch(preds, refs):
                     raise SystemExit("n_jobs=2 differs from n_jobs=1 on %s" % name)
-                for state in ("warm", "cold"):
+                for state in a.states.split(","):
                     def score(jobs):
-                        fresh = RougeScorer(types, flavor=a.flavor) if state == "cold" else scorer
+                        fresh = scorer if state == "warm" else new_scorer(types, a.flavor, state)
                         fresh.score_batch(preds, refs, n_jobs=jobs)
                     pair = None
                     if condition == "free" and ceiling is not None:
