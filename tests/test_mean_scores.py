@@ -73,6 +73,8 @@ def test_the_core_fills_the_table_itself():
         assert table.tolist() == [[1.0] * 6, [0.5] * 6]
         with pytest.raises(ValueError, match="table: 96 bytes for 2 examples x 2 types x 3 float64, got 48"):
             worker.run(["a b", "c d"], ["a b", "c e"], 0, 2, False, None, np.zeros((1, 6)))
+        with pytest.raises(TypeError, match="table: a float64 buffer, got format f"):
+            worker.run(["a b", "c d"], ["a b", "c e"], 0, 2, False, None, np.zeros((2, 12), dtype=np.float32))
         with pytest.raises(BufferError, match="not writable"):
             worker.run(["a"], ["a"], 0, 1, False, None, b"\0" * 24)
         with pytest.raises(ValueError, match="cancel"):

@@ -325,11 +325,20 @@ static PyObject *Worker_run(WorkerObject *w, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "cancel: a bytearray of one byte, or None");
         return NULL;
     }
-    Py_buffer out = {0};
-    if (table != Py_None && PyObject_GetBuffer(table, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS)) return NULL;
     if (w->busy) {
         PyErr_SetString(PyExc_RuntimeError, "Worker is already running (one thread per Worker)");
         return NULL;
+    }
+    Py_buffer out = {0};
+    if (table != Py_None) {
+        if (PyObject_GetBuffer(table, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
+        const char *f = out.format ? out.format : "B";
+        if (f[0] == '@' || f[0] == '=') f++;   /* native order only */
+        if (strcmp(f, "d") != 0) {
+            PyErr_Format(PyExc_TypeError, "table: a float64 buffer, got format %s", out.format ? out.format : "B");
+            PyBuffer_Release(&out);
+            return NULL;
+        }
     }
     EngineObject *e = w->eng;
     if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) { PyBuffer_Release(&out); return NULL; }
