@@ -42,21 +42,25 @@ static void interner_clear(Interner *in) {
     in->alen = 0;
 }
 
+/* Slot e for entry idx: its first 16 bytes, length, hash tag and final id beside the index. */
+static inline void slot_fill(Slot *e, const Entry *en, Py_ssize_t idx) {
+    e->head = en->head;
+    e->head2 = en->head2;
+    e->tag = (uint32_t)(en->h >> 32);
+    e->len = en->len;
+    e->idx1 = (uint32_t)(idx + 1);
+    e->fin = en->fin;
+}
+
 static int interner_rehash(Interner *in, Py_ssize_t newcap) {
     void *mem = calloc((size_t)newcap * sizeof(Slot) + 64, 1);
     if (!mem) return -1;
     Slot *t = (Slot *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     uint64_t mask = (uint64_t)newcap - 1;
     for (Py_ssize_t i = 0; i < in->nent; i++) {
-        const Entry *en = &in->ent[i];
-        uint64_t s = en->h & mask;
+        uint64_t s = in->ent[i].h & mask;
         while (t[s].idx1) s = (s + 1) & mask;
-        t[s].head = en->head;
-        t[s].head2 = en->head2;
-        t[s].tag = (uint32_t)(en->h >> 32);
-        t[s].len = en->len;
-        t[s].idx1 = (uint32_t)(i + 1);
-        t[s].fin = en->fin;
+        slot_fill(&t[s], &in->ent[i], i);
     }
     free(in->tabmem);
     in->tabmem = mem;
@@ -99,12 +103,7 @@ static Slot *intern_slot(Interner *in, const char *s, Py_ssize_t n, int32_t init
     en->fin = init_fin == -4 ? (int32_t)idx : init_fin;
     memcpy(in->arena + in->alen, s, (size_t)n);
     in->alen += n;
-    e->head = head;
-    e->head2 = head2;
-    e->tag = (uint32_t)(h >> 32);
-    e->len = (uint32_t)n;
-    e->idx1 = (uint32_t)(idx + 1);
-    e->fin = en->fin;
+    slot_fill(e, en, idx);
     return e;
 }
 
