@@ -189,6 +189,21 @@ typedef struct {
     int stop;
 } WorkerObject;
 
+/* The Worker's growable arrays as (array, its capacity in elements), beside the struct so that a
+ * new one is added here: worker_free_buffers frees them and worker_bytes counts their bytes (the
+ * token cache, the front cache and the text buffers' own arrays are handled apart). */
+#define WORKER_ARRAYS(X) \
+    X(slot, vcap) X(loc, vcap) X(tb, tbcap) X(tbuf, tbcap_chars) X(sbuf, sbufcap) X(nbuf, nbufcap) \
+    X(lines, linescap) X(flat, flatcap) X(pdist.v, pdist.cap) X(red.v, red.cap) X(lslot, lslotcap) \
+    X(lbm, lbmcap) X(lbp, lbpcap) X(lustamp, lustampcap) X(lpstamp, lpstampcap) X(lslot1, lslot1cap) \
+    X(lmask, lmaskcap) X(lmaskr, lmaskrcap) X(lps.v, lps.cap) X(lrs.v, lrs.cap) X(lrso, lrsocap) \
+    X(masks, maskcap) X(rows, rowcap) X(wrow, wrowcap) X(ck, ckcap) X(wc, wccap) X(wr, wrcap) \
+    X(zeros, zeroscap) X(wck, wckcap) X(wckr, wckrcap) X(mark, markcap) X(carry, carrycap) X(gt, gtcap) \
+    X(stats, statscap) X(scores, scorescap) X(tmp, tmpcap) X(lp.v, lp.cap) X(lr.v, lr.cap) \
+    X(lro, lrocap) X(dcnt, dcap) X(rtab, rtabcap) X(pre, precap) X(rflag, rflagcap) X(lcnt, lcntcap) \
+    X(ucnt, ucap) X(ph, phcap) X(prc, phcap) X(pid, pidcap) X(rid, ridcap) X(cell, cellcap) \
+    X(gcnt, gcntcap) X(clog, clogcap) X(ltab, ltabcap) X(nh, nhcap)
+
 /* helper: a thread that is not the caller's; it leaves Python's signal handlers (which only the
  * main thread runs) to the caller and learns of Ctrl-C by the cancel byte */
 /* high: set by tok_perl when its span held a byte >= 0x80 (read_text's check for rouge_score's

@@ -211,21 +211,11 @@ static int nspare;
 static size_t worker_bytes(const WorkerObject *w) {
     size_t b = (size_t)w->in.tabcap * sizeof(Slot) + (size_t)w->in.capent * sizeof(Entry) + (size_t)w->in.acap;
     b += w->front ? sizeof(Front) << FRONT_BITS : 0;
-    b += (size_t)w->vcap * 2 * sizeof(int32_t);
-    b += (size_t)w->tbcap * sizeof(TextBuf);
     for (Py_ssize_t i = 0; i < w->tbcap; i++)
         b += (size_t)(w->tb[i].tok.cap + w->tb[i].stok.cap + w->tb[i].send.cap + w->tb[i].ftok.cap) * sizeof(int32_t);
-    b += (size_t)w->tbcap_chars + (size_t)w->sbufcap + (size_t)w->nbufcap * 4 + (size_t)w->linescap * sizeof(Span) + (size_t)w->flatcap;
-    b += (size_t)(w->pdist.cap + w->red.cap + w->lps.cap + w->lrs.cap + w->lp.cap + w->lr.cap) * sizeof(int32_t);
-    b += (size_t)(w->lslotcap + w->lbmcap + w->lbpcap + w->lustampcap + w->lpstampcap + w->lslot1cap) * 4;
-    b += (size_t)(w->lmaskcap + w->lmaskrcap + w->maskcap + w->rowcap + w->ckcap) * 8;
-    b += (size_t)(w->lrsocap + w->lrocap) * sizeof(Py_ssize_t);
-    b += (size_t)(w->wrowcap + w->wrcap + w->zeroscap + w->wckrcap) * 4 + (size_t)(w->wccap + w->wckcap) * 8;
-    b += (size_t)w->markcap + (size_t)w->carrycap + (size_t)w->gtcap * sizeof(GEnt);
-    b += (size_t)(w->statscap + w->tmpcap) * sizeof(PS) + (size_t)w->scorescap * sizeof(SC);
-    b += (size_t)(w->dcap + w->ucap + w->rtabcap + w->precap + w->rflagcap + w->lcntcap) * 4;
-    b += (size_t)w->phcap * 2 * sizeof(double);
-    b += (size_t)(w->pidcap + w->ridcap + w->cellcap + w->gcntcap + w->clogcap + w->ltabcap) * 4 + (size_t)w->nhcap * 8;
+#define ARRAY_BYTES(p, cap) b += (size_t)w->cap * sizeof(*w->p);
+    WORKER_ARRAYS(ARRAY_BYTES)
+#undef ARRAY_BYTES
     return b;
 }
 

@@ -9,19 +9,10 @@ static void textbuf_free(TextBuf *t) { free(t->tok.v); free(t->stok.v); free(t->
 static void worker_free_buffers(WorkerObject *w) {
     interner_free(&w->in);
     free(w->front);
-    free(w->slot); free(w->loc);
-    free(w->lp.v); free(w->lr.v); free(w->lro); free(w->dcnt); free(w->ucnt);
-    free(w->ph); free(w->prc);
     for (Py_ssize_t i = 0; i < w->tbcap; i++) textbuf_free(&w->tb[i]);
-    free(w->tb); free(w->tbuf); free(w->sbuf); free(w->nbuf); free(w->lines); free(w->flat); free(w->pdist.v); free(w->red.v);
-    free(w->lslot1);
-    free(w->lslot); free(w->lbm); free(w->lbp); free(w->lustamp); free(w->lpstamp);
-    free(w->lps.v); free(w->lrs.v); free(w->lrso);
-    free(w->masks); free(w->rows); free(w->ck); free(w->wc); free(w->wr); free(w->zeros); free(w->wck); free(w->wckr);
-    free(w->mark); free(w->carry); free(w->gt);
-    free(w->stats); free(w->scores); free(w->tmp);
-    free(w->rtab); free(w->pre); free(w->rflag); free(w->lcnt); free(w->wrow);
-    free(w->lmask); free(w->lmaskr); free(w->pid); free(w->rid); free(w->cell); free(w->gcnt); free(w->clog); free(w->ltab); free(w->nh);
+#define FREE_ARRAY(p, cap) free(w->p);
+    WORKER_ARRAYS(FREE_ARRAY)
+#undef FREE_ARRAY
 }
 
 static void Worker_dealloc(WorkerObject *w) {
