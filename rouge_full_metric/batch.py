@@ -86,14 +86,13 @@ class _CompiledScorer:
         with self._lock:
             self._free.append(worker)
 
-    def run(self, predictions, references, start, stop, with_stats, cancel=None):
+    def run(self, predictions, references, start, stop, with_stats, cancel=None, table=None):
         """The core's results for examples start..stop-1; ``cancel``: a one-byte bytearray
-        another thread sets to stop the run (KeyboardInterrupt)."""
+        another thread sets to stop the run (KeyboardInterrupt); ``table``: a float64 array the
+        scores go to instead (see :func:`score_table`)."""
         worker = self.acquire()
         try:
-            if cancel is None:
-                return worker.run(predictions, references, start, stop, with_stats)
-            return worker.run(predictions, references, start, stop, with_stats, cancel)
+            return worker.run(predictions, references, start, stop, with_stats, cancel, table)
         finally:
             self.release(worker)
 
@@ -571,14 +570,11 @@ def score_table(scorer, predictions: Sequence, references: Sequence):
         if not isinstance(references, (list, tuple)):
             references = list(references)
         table = np.empty((len(predictions), 3 * len(scorer.rouge_types)), dtype=np.float64)
-        worker = cs.acquire()
         try:
-            worker.run(predictions, references, 0, len(predictions), False, None, table)
+            cs.run(predictions, references, 0, len(predictions), False, None, table)
             return table
         except (TypeError, ValueError, UnicodeError):
             pass   # inputs the core rejects: the path below scores them or names the error
-        finally:
-            cs.release(worker)
     return scorer._value_table(score_batch(scorer, predictions, references))
 
 
