@@ -178,14 +178,15 @@ def byte_order(keys: Sequence[str]):
 
 
 def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95,
-                   replicate=None, exact: bool = True):
+                   replicate=None, exact: bool = True, sort=None):
     """Average and CI of each column of per-instance ``values`` (-t 0), as ROUGE-1.5.5.pl prints.
 
     ``values[i]`` belongs to instance key ``keys[i]`` ("evalID.peerID"); the Perl resamples the
     keys in byte-string order.  Returns one :class:`Interval` per column, unrounded.
     ``replicate`` replaces :func:`replicate_sums` by an implementation with the same results
     (the compiled one).  ``exact=False`` sums the same draws with :func:`count_sums` (the last
-    bits differ from the Perl's); ``replicate`` then replaces that one.
+    bits differ from the Perl's); ``replicate`` then replaces that one.  ``sort`` replaces
+    :func:`byte_order` likewise.
 
     >>> [round(x, 5) for x in perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"])[0]]
     [0.50067, 0.0, 1.0]
@@ -195,23 +196,23 @@ def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confide
     if n_bootstrap < 1:
         raise ValueError("n_bootstrap must be at least 1, got %r" % (n_bootstrap,))
     values = np.asarray(values, dtype=np.float64).reshape(len(keys), -1)
-    order = byte_order(keys)
+    order = (sort or byte_order)(keys)
     size = len(keys)
-    sums = (replicate or (replicate_sums if exact else count_sums))(values[order], n_bootstrap)
+    sums = (replicate or (replicate_sums if exact else count_sums))(values.take(order, axis=0), n_bootstrap)
     means = sums / size if size else sums
     return intervals(means, confidence)
 
 
 def perl_bootstrap_counts(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95,
-                          alpha: float = 0.5, replicate=None):
+                          alpha: float = 0.5, replicate=None, sort=None):
     """Average and CI under ``-t 1`` (corpus level): the bootstrap resamples raw counts (spec §12).
 
     Each group of three columns of ``values`` holds one metric's per-instance ``(CNT, PCNT, HIT)``
     (model count, peer count, hits; ROUGE-W's weighted, without f⁻¹).  Every replicate sums the
     drawn counts and turns them into R = HIT/CNT, P = HIT/PCNT and F (0 where undefined), unrounded;
     the draws are the same as :func:`perl_bootstrap`'s.  Returns ``[R, P, F]`` :class:`Interval`
-    triples, one per metric, in column order.  ``replicate`` replaces :func:`replicate_sums` by an
-    implementation with the same results (e.g. a compiled one).
+    triples, one per metric, in column order.  ``replicate`` replaces :func:`replicate_sums` and
+    ``sort`` :func:`byte_order` by implementations with the same results (e.g. compiled ones).
 
     >>> r, p, f = perl_bootstrap_counts([[2, 2, 2], [2, 2, 0], [4, 3, 2]], ["1.A", "2.A", "3.A"])[0]
     >>> round(r.mean, 5), round(p.mean, 5), round(f.mean, 5)
@@ -224,8 +225,8 @@ def perl_bootstrap_counts(values, keys: Sequence[str], n_bootstrap: int = 1000, 
     values = np.asarray(values, dtype=np.float64).reshape(len(keys), -1)
     if values.shape[1] % 3:
         raise ValueError("values must hold (CNT, PCNT, HIT) triples, got %d columns" % values.shape[1])
-    order = byte_order(keys)
-    sums = (replicate or replicate_sums)(values[order], n_bootstrap)
+    order = (sort or byte_order)(keys)
+    sums = (replicate or replicate_sums)(values.take(order, axis=0), n_bootstrap)
     out = []
     with np.errstate(divide="ignore", invalid="ignore"):
         for k in range(0, values.shape[1], 3):

@@ -210,6 +210,60 @@ def test_keys_sort_in_utf8_byte_order():
         assert byte_order(keys) == expected, keys
 
 
+def _c_order(core, keys):
+    import numpy as np
+
+    out = np.full(len(keys), -1, dtype=np.intp)
+    core.byte_order(keys, out)
+    return out.tolist()
+
+
+def test_compiled_byte_order_equals_python():
+    # csrc/bootstrap.c's merge sort compares 8-code-point prefixes (code points from 255 up all
+    # read as 255) before the keys: long shared prefixes, NULs against shorter keys, every range.
+    import random
+
+    from rouge_full_metric.bootstrap import byte_order
+
+    core = _core()
+    rng = random.Random(11)
+    alphabets = [["a", "b", "\x00", "\xfe", "\xff", "\u0100", "\u0101", "\uffff", "\ud800", "\U0001F600"],
+                 ["0", "1", "9", "."], ["x", "\xff", "\u0100"]]
+    for trial in range(600):
+        alphabet = alphabets[trial % 3]
+        stem = "".join(rng.choice(alphabet) for _ in range(rng.choice([0, 6, 7, 8, 9, 12])))
+        keys = [stem[:rng.randint(0, len(stem))] + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 4)))
+                for _ in range(rng.randint(0, 80))]
+        assert _c_order(core, keys) == byte_order(keys), keys
+    scorer_keys = ["%d.A" % (k + 1) for k in range(12345)]
+    shuffled = scorer_keys[:]
+    rng.shuffle(shuffled)
+    for keys in (scorer_keys, shuffled, scorer_keys[::-1], ["same"] * 50, tuple(scorer_keys[:99])):
+        assert _c_order(core, keys) == byte_order(keys)
+
+
+def test_compiled_byte_order_errors():
+    import numpy as np
+
+    core = _core()
+    with pytest.raises(TypeError, match="keys must be str, got int at position 1"):
+        core.byte_order(["a", 3], np.empty(2, dtype=np.intp))
+    with pytest.raises(ValueError, match="len\\(keys\\) intp"):
+        core.byte_order(["a", "b"], np.empty(3, dtype=np.intp))
+    with pytest.raises(ValueError, match="len\\(keys\\) intp"):
+        core.byte_order(["a", "b"], np.empty(2, dtype=np.int32))
+    with pytest.raises(TypeError, match="sequence of str"):
+        core.byte_order(5, np.empty(0, dtype=np.intp))
+
+
+def test_batch_byte_order_without_the_core(monkeypatch):
+    from rouge_full_metric import batch, compiled
+
+    monkeypatch.setattr(compiled, "AVAILABLE", False)
+    assert batch.byte_order(["b", "a", "c", "a"]).tolist() == [1, 3, 0, 2]
+    assert batch.byte_order([]).tolist() == []
+
+
 def test_non_finite_values_stay_in_their_columns(simd_levels):
     import numpy as np
 

@@ -124,6 +124,8 @@ static PyMethodDef module_methods[] = {
      "('gener', 'die')"},
     {"replicate_sums", mod_replicate_sums, METH_VARARGS,
      "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
+    {"byte_order", mod_byte_order, METH_VARARGS,
+     "byte_order(keys, out): out (intp, len(keys)) = bootstrap.byte_order(keys), the keys' code-point order, ties in input order."},
     {"count_sums", mod_count_sums, METH_VARARGS,
      "count_sums(values, N, K, out, R): the Perl bootstrap's replicate sums as draw counts times values, in row order; False when a count passes 255."},
     {"_tokenizer_simd", mod_tokenizer_simd, METH_O,

@@ -290,3 +290,132 @@ static PyObject *mod_bootstrap_hooks(PyObject *self, PyObject *args) {
     if (old && limit >= 0) COUNT_LIMIT = limit;
     return old;
 }
+
+/* byte_order(keys, out): out (a writable intp buffer of len(keys)) = bootstrap.byte_order(keys),
+ * the positions of the str keys in code-point order (the order of their UTF-8 bytes), ties in
+ * input order.  A natural merge sort of (prefix, position) items: the scorer's keys "1.A" ..
+ * "N.A" are a few sorted runs (one per number of digits) and merge in a few sequential passes.
+ * The prefix packs a key's first 8 code points, a byte each (255 for any from 255 up), so that
+ * most comparisons touch no string: sorted(range(N), key=keys.__getitem__) spends most of its
+ * time in the key calls. */
+typedef struct {
+    uint64_t prefix;
+    Py_ssize_t at;
+} bo_item;
+
+typedef struct {
+    const void *data;
+    Py_ssize_t len;
+    int kind;
+} bo_key;
+
+/* the whole keys compared: a before b */
+static int bo_key_less(const bo_key *a, const bo_key *b) {
+    Py_ssize_t n = a->len < b->len ? a->len : b->len;
+    if (a->kind == PyUnicode_1BYTE_KIND && b->kind == PyUnicode_1BYTE_KIND) {
+        int c = memcmp(a->data, b->data, (size_t)n);
+        if (c) return c < 0;
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 x = PyUnicode_READ(a->kind, a->data, i), y = PyUnicode_READ(b->kind, b->data, i);
+            if (x != y) return x < y;
+        }
+    }
+    return a->len < b->len;
+}
+
+/* b strictly before a.  Unequal prefixes decide unless a byte 255 (a code point >= 255, maybe
+ * two different ones) precedes their first difference; a shorter key's prefix ends in zeros, so
+ * equal prefixes (and a real U+0000 against the padding) go to the keys themselves. */
+static inline int bo_less(const bo_item *b, const bo_item *a, const bo_key *keys, int clamped) {
+    uint64_t x = a->prefix ^ b->prefix;
+    if (x) {
+        if (!clamped) return b->prefix < a->prefix;
+        int lead = __builtin_clzll(x) & ~7;   /* bits before the first differing byte */
+        uint64_t common = lead ? ~a->prefix & (~(uint64_t)0 << (64 - lead)) : 0;
+        uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+        common |= lead < 64 ? ~(~(uint64_t)0 << (64 - lead)) & ones : 0;   /* later bytes: not 0 */
+        if (!((common - ones) & ~common & highs)) return b->prefix < a->prefix;
+    }
+    return bo_key_less(&keys[b->at], &keys[a->at]);
+}
+
+static PyObject *mod_byte_order(PyObject *self, PyObject *args) {
+    PyObject *keys, *seq;
+    Py_buffer ob;
+    if (!PyArg_ParseTuple(args, "Ow*", &keys, &ob)) return NULL;
+    PyObject *res = NULL;
+    bo_key *k;
+    bo_item *items;
+    Py_ssize_t *runs;
+    void *raw = NULL;
+    size_t mapped = 0;
+    if (!(seq = PySequence_Fast(keys, "keys must be a sequence of str"))) goto end;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (ob.len != n * (Py_ssize_t)sizeof(Py_ssize_t) || ob.itemsize != sizeof(Py_ssize_t)) {
+        PyErr_SetString(PyExc_ValueError, "out must hold len(keys) intp values");
+        goto end;
+    }
+    /* one block, on huge pages when large: 100,000 keys take 5.6 MB, whose 1,400 faults of 4 KB
+     * pages cost more (3.7 ms at 2.8 us) than the sort */
+    size_t bytes = ((size_t)n + 1) * (2 * sizeof(bo_item) + sizeof(bo_key) + sizeof(Py_ssize_t));
+    char *block = (char *)huge_alloc(bytes, HUGE_PAGE, &raw, &mapped);
+    if (!block) { PyErr_NoMemory(); goto end; }
+    items = (bo_item *)block;
+    k = (bo_key *)(items + 2 * (n + 1));
+    runs = (Py_ssize_t *)(k + n + 1);
+    PyObject **objs = PySequence_Fast_ITEMS(seq);
+    int clamped = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *s = objs[i];
+        if (!PyUnicode_Check(s)) {
+            PyErr_Format(PyExc_TypeError, "keys must be str, got %.80s at position %zd", Py_TYPE(s)->tp_name, i);
+            goto end;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(s) < 0) goto end;
+#endif
+        k[i].data = PyUnicode_DATA(s);
+        k[i].len = PyUnicode_GET_LENGTH(s);
+        k[i].kind = (int)PyUnicode_KIND(s);
+        uint64_t p = 0;
+        for (Py_ssize_t j = 0; j < 8; j++) {
+            Py_UCS4 c = j < k[i].len ? PyUnicode_READ(k[i].kind, k[i].data, j) : 0;
+            if (c >= 255) { c = 255; clamped = 1; }
+            p = p << 8 | c;
+        }
+        items[i].prefix = p;
+        items[i].at = i;
+    }
+    /* the sorted runs of the input: runs[0] = 0 < runs[1] < ... < runs[nr] = n */
+    bo_item *src = items, *dst = items + n;
+    Py_ssize_t nr = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (i == 0 || bo_less(&src[i], &src[i - 1], k, clamped)) runs[nr++] = i;
+    runs[nr] = n;
+    while (nr > 1) {   /* merge runs 2j and 2j + 1; an odd last run is copied over */
+        Py_ssize_t m = 0;
+        for (Py_ssize_t j = 0; j < nr; j += 2) {
+            Py_ssize_t lo = runs[j], mid = runs[j + 1], hi = j + 2 <= nr ? runs[j + 2] : mid;
+            Py_ssize_t a = lo, b = mid, o = lo;
+            while (a < mid && b < hi) dst[o++] = bo_less(&src[b], &src[a], k, clamped) ? src[b++] : src[a++];
+            while (a < mid) dst[o++] = src[a++];
+            while (b < hi) dst[o++] = src[b++];
+            runs[m++] = lo;
+        }
+        runs[m] = n;
+        nr = m;
+        bo_item *t = src;
+        src = dst;
+        dst = t;
+    }
+    Py_ssize_t *out = (Py_ssize_t *)ob.buf;
+    for (Py_ssize_t i = 0; i < n; i++) out[i] = src[i].at;
+    Py_INCREF(Py_None);
+    res = Py_None;
+end:
+    if (raw) huge_free(raw, mapped);
+    Py_XDECREF(seq);
+    PyBuffer_Release(&ob);
+    return res;
+}

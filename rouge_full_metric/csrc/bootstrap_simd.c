@@ -15,9 +15,6 @@
 #if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9))
 #define BOOTSTRAP_SIMD 1
 #include <immintrin.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 typedef uint64_t bs_u64x4 __attribute__((vector_size(32)));
 typedef double bs_f64x4 __attribute__((vector_size(32)));
@@ -206,7 +203,7 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double 
  * Measured in one process against the kernel before (bs_sums8 at every level; AVX-512 machine,
  * 32 MB of L3 shared with other jobs, whose load moves the ratios; time before / time after):
  * 100,000 x 12 1.07-1.22 (one table of 96-byte rows: 1.05), 200,000 x 12 1.9 (with the huge pages
- * of bs_table), 50,000 x 12 1.17, 20,000 x 12 1.18, 2,000 x 12 1.26, 100,000 x 16 1.67,
+ * of bs_replicate_sums' table), 50,000 x 12 1.17, 20,000 x 12 1.18, 2,000 x 12 1.26, 100,000 x 16 1.67,
  * 10,000 x 16 1.13. */
 #define BS_SPLIT_MAX ((size_t)4 << 20)
 #define BS_NEAR_MAX ((size_t)1 << 20)
@@ -310,42 +307,6 @@ BS_AVX512 static void bs_sums8_avx512(const double *tbl, Py_ssize_t N, Py_ssize_
 #undef BS_NEAR
 }
 
-/* The table of bs_replicate_sums, zeroed by no one (every byte is written before it is read):
- * from a cache-line boundary, so that a row of 4 or 8 columns is one line, not two every other
- * time; when large, on Linux, in its own mapping from a 2 MB boundary with transparent huge pages
- * asked for (a hint: without them the pages stay 4 KB), so that its random rows need a TLB entry
- * per 2 MB instead of per 4 KB (200,000 rows x 12 columns: 0.6-0.75 of the time with 4 KB pages,
- * whose TLB misses the prefetches cannot hide).  bs_table_free releases it. */
-#define BS_HUGE ((size_t)2 << 20)
-static double *bs_table(size_t bytes, void **raw, size_t *mapped) {
-    *mapped = 0;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= 2 * BS_HUGE) {
-        size_t len = bytes + BS_HUGE;
-        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
-            char *t = (char *)(((uintptr_t)m + BS_HUGE - 1) & ~(uintptr_t)(BS_HUGE - 1));
-            (void)madvise(t, bytes & ~(BS_HUGE - 1), MADV_HUGEPAGE);
-            *raw = m;
-            *mapped = len;
-            return (double *)t;
-        }
-    }
-#endif
-    *raw = malloc(bytes + 64);
-    return *raw ? (double *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63) : NULL;
-}
-
-static void bs_table_free(void *raw, size_t mapped) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (mapped) {
-        munmap(raw, mapped);
-        return;
-    }
-#endif
-    free(raw);
-}
-
 /* replicate_sums with the vector kernels (level 1 or 2): out (R, K), zeroed by the caller;
  * between blocks of replicates the signal handlers run (nogil_signals: *ts is the caller's saved
  * thread state).  Returns 0, ERR_NOMEM, or ERR_PY when a handler raised (its exception set). */
@@ -354,8 +315,11 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
     Py_ssize_t nv_max = (K < 16 ? K + 3 : 16) / 4;
     void *raw;
     size_t mapped;
-    /* rows of 4 * nv doubles, zero past K (added, never read back) */
-    double *tbl = bs_table((size_t)N * (size_t)nv_max * 32, &raw, &mapped);
+    /* rows of 4 * nv doubles, zero past K (added, never read back), from a cache-line boundary
+     * (a row of 4 or 8 columns is one line, not two every other time); from 4 MB on huge pages,
+     * so that random rows need a TLB entry per 2 MB (200,000 rows x 12 columns: 0.6-0.75 of the
+     * time with 4 KB pages, whose TLB misses the prefetches cannot hide) */
+    double *tbl = (double *)huge_alloc((size_t)N * (size_t)nv_max * 32, 2 * HUGE_PAGE, &raw, &mapped);
     if (!tbl) return ERR_NOMEM;
     for (Py_ssize_t k0 = 0; k0 < K; k0 += 16) {
         Py_ssize_t kw = K - k0 < 16 ? K - k0 : 16;
@@ -371,7 +335,7 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
             for (Py_ssize_t i = 0; i < N; i++)
                 for (Py_ssize_t c = 0; c < 4 * nv; c++) tbl[i * 4 * nv + c] = c < kw ? v[i * K + k0 + c] : 0.0;
         for (Py_ssize_t r0 = 0; r0 < R; r0 += 8) {
-            if (nogil_signals(ts, last)) { bs_table_free(raw, mapped); return ERR_PY; }
+            if (nogil_signals(ts, last)) { huge_free(raw, mapped); return ERR_PY; }
             double acc[8 * 16];
             if (level >= 2) bs_sums8_avx512(tbl, N, r0, nv, split, near, acc);
             else bs_sums8_avx2(tbl, N, r0, nv, acc);
@@ -379,7 +343,7 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
                 for (Py_ssize_t c = 0; c < kw; c++) o[(r0 + q) * K + k0 + c] = acc[q * 16 + c];
         }
     }
-    bs_table_free(raw, mapped);
+    huge_free(raw, mapped);
     return 0;
 }
 

@@ -4,6 +4,10 @@
 /* ------------------------------------------------------------------------------------------ */
 /* small growable buffers (malloc-based: usable without the GIL)                               */
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 static int grow(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t elem) {
     if (need <= *cap) return 0;
     Py_ssize_t c = *cap ? *cap : 16;
@@ -21,6 +25,45 @@ static int grow_zero(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t elem) {
     if (grow(p, cap, need, elem)) return -1;
     if (*cap > old) memset((char *)*p + (size_t)old * elem, 0, (size_t)(*cap - old) * elem);
     return 0;
+}
+
+/* A scratch block of `bytes` from a 64-byte boundary, never zeroed by anyone.  From `huge_from`
+ * bytes on, on Linux, it is a mapping of whole 2 MB pages with transparent huge pages asked for
+ * (a hint): one fault and one TLB entry per 2 MB instead of per 4 KB, which matters where a
+ * page fault costs microseconds (2.8 on the VMs measured) and where rows are read at random.
+ * huge_free(raw, mapped) releases it. */
+#define HUGE_PAGE ((size_t)2 << 20)
+static void *huge_alloc(size_t bytes, size_t huge_from, void **raw, size_t *mapped) {
+    *mapped = 0;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= huge_from) {
+        size_t whole = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1), len = whole + HUGE_PAGE;
+        void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m != MAP_FAILED) {
+            char *t = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+            (void)madvise(t, whole, MADV_HUGEPAGE);
+            *raw = m;
+            *mapped = len;
+            return t;
+        }
+    }
+#else
+    (void)huge_from;
+#endif
+    *raw = malloc(bytes + 64);
+    return *raw ? (void *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63) : NULL;
+}
+
+static void huge_free(void *raw, size_t mapped) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (mapped) {
+        munmap(raw, mapped);
+        return;
+    }
+#else
+    (void)mapped;
+#endif
+    free(raw);
 }
 
 static inline int ivec_push(IVec *a, int32_t x) {
