@@ -330,12 +330,11 @@ static int bo_key_less(const bo_key *a, const bo_key *b) {
 static inline int bo_less(const bo_item *b, const bo_item *a, const bo_key *keys, int clamped) {
     uint64_t x = a->prefix ^ b->prefix;
     if (x) {
-        if (!clamped) return b->prefix < a->prefix;
-        int lead = __builtin_clzll(x) & ~7;   /* bits before the first differing byte */
-        uint64_t common = lead ? ~a->prefix & (~(uint64_t)0 << (64 - lead)) : 0;
-        uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-        common |= lead < 64 ? ~(~(uint64_t)0 << (64 - lead)) & ones : 0;   /* later bytes: not 0 */
-        if (!((common - ones) & ~common & highs)) return b->prefix < a->prefix;
+        int lead = clz64(x) & ~7;   /* bits before the first differing byte */
+        if (!clamped || !lead) return b->prefix < a->prefix;
+        /* w: a's common bytes inverted, the rest 0xFF; a zero byte in w is a 255 in common */
+        uint64_t w = ~(a->prefix & (~(uint64_t)0 << (64 - lead)));
+        if (!((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL)) return b->prefix < a->prefix;
     }
     return bo_key_less(&keys[b->at], &keys[a->at]);
 }

@@ -82,6 +82,16 @@ static inline int ctz64(uint64_t x) {
 #endif
 }
 
+static inline int clz64(uint64_t x) {
+#if defined(_MSC_VER)
+    unsigned long k;
+    _BitScanReverse64(&k, x);
+    return 63 - (int)k;
+#else
+    return __builtin_clzll(x);
+#endif
+}
+
 static inline int popc64(uint64_t x) {
     /* SWAR popcount: portable builds (no -mpopcnt) would otherwise call libgcc per word. */
     x = x - ((x >> 1) & 0x5555555555555555ULL);

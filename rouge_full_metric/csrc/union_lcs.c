@@ -4,16 +4,6 @@
 /* ------------------------------------------------------------------------------------------ */
 /* union back-traces against a peer sentence of at most 64 tokens (one mask word)               */
 
-static inline int clz64(uint64_t x) {
-#if defined(_MSC_VER)
-    unsigned long k;
-    _BitScanReverse64(&k, x);
-    return 63 - (int)k;
-#else
-    return __builtin_clzll(x);
-#endif
-}
-
 /* lmask (lmaskr) shifted by one: id -1 (a token the prediction lacks) reads the always-zero first
  * word, so row loops look up masks without a branch. */
 #define LMASK(w) ((w)->lmask + 1)
