@@ -13,7 +13,7 @@ bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|bootstrap] [--flavor rouge_score] [--runs 11]
-           [--pairs 100000] [--counts]
+           [--pairs 100000] [--counts] [--jobs 2]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -55,6 +55,7 @@ def main():
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--pairs", type=int, default=100000, help="rows of the bootstrap workload")
     ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
+    ap.add_argument("--jobs", type=int, default=1, help="score_batch's n_jobs (above 1: wall time, not CPU)")
     a = ap.parse_args()
     if a.workload == "bootstrap":
         return bootstrap(a)
@@ -69,15 +70,17 @@ def main():
         modules = load_copies(a.checkouts, folder)
         scorers = {name: m.RougeScorer(types, flavor=a.flavor) for name, m in modules.items()}
         for scorer in scorers.values():
-            scorer.score_batch(preds, refs)   # warm-up
+            scorer.score_batch(preds, refs, n_jobs=a.jobs)   # warm-up
+        clock = time.process_time if a.jobs == 1 else time.perf_counter
         times = {name: [] for name in scorers}
         for _ in range(a.runs):
             for name, scorer in scorers.items():
-                t0 = time.process_time()
-                scorer.score_batch(preds, refs)
-                times[name].append(time.process_time() - t0)
-    report(times, a.checkouts, len(preds), "%s, %d pairs, flavor %s, %s"
-           % (a.workload, len(preds), a.flavor, ",".join(types)), a.runs)
+                t0 = clock()
+                scorer.score_batch(preds, refs, n_jobs=a.jobs)   # the results freed in the timing too
+                times[name].append(clock() - t0)
+    report(times, a.checkouts, len(preds), "%s, %d pairs, flavor %s, %s%s"
+           % (a.workload, len(preds), a.flavor, ",".join(types), ", n_jobs=%d" % a.jobs if a.jobs != 1 else ""),
+           a.runs, "CPU" if a.jobs == 1 else "wall")
 
 
 def bootstrap(a):
@@ -104,9 +107,9 @@ def bootstrap(a):
            % ("by counts" if a.counts else "in the Perl's draw order", a.pairs), a.runs)
 
 
-def report(times, checkouts, n, what, runs):
+def report(times, checkouts, n, what, runs, clock="CPU"):
     first = next(iter(times))
-    print("%s; CPU, %d interleaved rounds, load average %.1f" % (what, runs, os.getloadavg()[0]))
+    print("%s; %s, %d interleaved rounds, load average %.1f" % (what, clock, runs, os.getloadavg()[0]))
     for name, checkout in zip(times, checkouts):
         ratio = statistics.median(x / y for x, y in zip(times[first], times[name]))
         print("  %-6s %-40s %9.2f us/pair (min %.2f)   %s/this: %.3f"

@@ -80,6 +80,13 @@ typedef struct { uint64_t head, head2; uint32_t tag; int32_t fin; } Front;
 
 typedef struct { int kind; int n; double weight; int max_gap; int unigrams; PyObject *name; } TSpec;
 
+/* A direct-mapped cache of result floats by their bits (worker.c's result_float).  ROUGE scores
+ * are ratios of small counts, so a batch repeats few values (11,490 news pairs x 4 types: 137,880
+ * scores, 2,109 distinct), and an object shared is one not allocated, nor later freed, by the
+ * thread that builds every result. */
+#define FLOAT_CACHE_BITS 13
+typedef struct { uint64_t bits; PyObject *obj; } FloatSlot;
+
 typedef struct {
     PyObject_HEAD
     int flavor;
@@ -101,6 +108,8 @@ typedef struct {
      * instances worker.c's make_tuple creates untracked (tuple_plain) */
     int score_plain, stats_plain;
     int tokenizer;          /* TOK_*: see the Unicode token pipelines section */
+    FloatSlot *floats;      /* 1 << FLOAT_CACHE_BITS slots or NULL; the one part written after
+                             * init, only with the GIL (result building) */
 } EngineObject;
 
 typedef struct { const char *p; Py_ssize_t n; } Span;

@@ -26,6 +26,10 @@ static void Engine_dealloc(EngineObject *self) {
     interner_free(&self->exc);
     Py_XDECREF(self->score_type);
     Py_XDECREF(self->stats_type);
+    if (self->floats) {
+        for (Py_ssize_t k = 0; k < (Py_ssize_t)1 << FLOAT_CACHE_BITS; k++) Py_XDECREF(self->floats[k].obj);
+        PyMem_Free(self->floats);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

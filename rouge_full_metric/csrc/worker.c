@@ -120,8 +120,28 @@ static inline PyObject *make_tuple(PyObject *type, int plain, PyObject *a, PyObj
     return t;
 }
 
-static inline PyObject *num(double x, int as_int) {
-    return as_int ? PyLong_FromLongLong((long long)x) : PyFloat_FromDouble(x);
+/* x as a float object, from the engine's cache when it holds these bits (with the GIL) */
+static PyObject *result_float(EngineObject *e, double x) {
+    if (!e->floats && !(e->floats = (FloatSlot *)PyMem_Calloc((size_t)1 << FLOAT_CACHE_BITS, sizeof(FloatSlot))))
+        return PyFloat_FromDouble(x);
+    uint64_t bits;
+    memcpy(&bits, &x, 8);
+    FloatSlot *slot = &e->floats[(bits * 0x9E3779B97F4A7C15ULL) >> (64 - FLOAT_CACHE_BITS)];
+    if (slot->obj && slot->bits == bits) {
+        Py_INCREF(slot->obj);
+        return slot->obj;
+    }
+    PyObject *f = PyFloat_FromDouble(x), *old = slot->obj;
+    if (!f) return NULL;
+    Py_INCREF(f);
+    slot->obj = f;
+    slot->bits = bits;
+    Py_XDECREF(old);
+    return f;
+}
+
+static inline PyObject *num(EngineObject *e, double x, int as_int) {
+    return as_int ? PyLong_FromLongLong((long long)x) : result_float(e, x);
 }
 
 /* The texts of examples start..start+count-1 as byte spans (phase 1 of a run, with the GIL):
@@ -257,8 +277,8 @@ static int build_range(EngineObject *e, const Texts *t, Py_ssize_t a, Py_ssize_t
         }
         for (int ti = 0; ti < e->ntypes; ti++) {
             SC s = scores[i * e->ntypes + ti];
-            PyObject *sc = make_tuple(e->score_type, e->score_plain, PyFloat_FromDouble(s.p), PyFloat_FromDouble(s.r),
-                                      PyFloat_FromDouble(s.f), NULL);
+            PyObject *sc = make_tuple(e->score_type, e->score_plain, result_float(e, s.p), result_float(e, s.r),
+                                      result_float(e, s.f), NULL);
             if (!sc) goto end;
             int failed = PyDict_SetItem(d, e->types[ti].name, sc);
             Py_DECREF(sc);
@@ -269,8 +289,8 @@ static int build_range(EngineObject *e, const Texts *t, Py_ssize_t a, Py_ssize_t
             if (!lst) goto end;
             for (Py_ssize_t r = 0; r < M; r++) {
                 const PS *p = &stats[soff + (Py_ssize_t)ti * M + r];
-                PyObject *tp = make_tuple(e->stats_type, e->stats_plain, num(p->h, ints), num(p->rc, ints), num(p->pc, ints),
-                                          PyFloat_FromDouble(p->sel));
+                PyObject *tp = make_tuple(e->stats_type, e->stats_plain, num(e, p->h, ints), num(e, p->rc, ints),
+                                          num(e, p->pc, ints), result_float(e, p->sel));
                 if (!tp) { Py_DECREF(lst); goto end; }
                 PyList_SET_ITEM(lst, r, tp);
             }
