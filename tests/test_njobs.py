@@ -266,3 +266,51 @@ def test_a_helper_on_the_callers_cpu_leaves_the_work_to_the_caller():
         threading.Event().wait(0.01)
     sizes = sorted(worker.vocabulary_size() for worker in cs._free)
     assert len(sizes) == 2 and sizes[0] == 0 < sizes[1], sizes
+
+
+def test_a_helper_returns_only_after_the_callers_run():
+    """A helper returns to Python (its thread pool's code, which needs the GIL) only once the
+    caller's run() is over: earlier, the caller waited for it while building its last results,
+    and the young-generation collection that code set off over the new results ran on the
+    helper's core, whose caches hold none of them.  The wait is bounded (a caller that never
+    comes) and skipped by a stopped batch."""
+    import time
+
+    cs = compiled_scorer(RougeScorer(RS, flavor="rouge_score"))
+    preds, refs = _batch(10, 400)
+
+    def helper_returns(bt):
+        """When bt.work returns on another thread (the helper alone scores the whole batch)."""
+        returned = []
+
+        def helper():
+            worker = cs.acquire()
+            try:
+                bt.work(worker)
+            finally:
+                cs.release(worker)
+                returned.append(time.monotonic())
+        thread = threading.Thread(target=helper)
+        thread.start()
+        return thread, returned
+
+    bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
+    thread, returned = helper_returns(bt)
+    time.sleep(0.3)   # the helper has scored everything and waits
+    assert not returned
+    scores, _ = bt.run(cs.acquire())
+    run_ended = time.monotonic()
+    thread.join()
+    assert returned[0] >= run_ended and len(scores) == 400
+
+    started = time.monotonic()
+    thread, returned = helper_returns(cs.engine.batch(preds, refs, 0, len(preds), False, 2))
+    thread.join()   # nobody runs this batch: the helper gives up waiting after about a second
+    assert 0.9 <= returned[0] - started < 30
+
+    bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
+    bt.stop()
+    started = time.monotonic()
+    thread, returned = helper_returns(bt)
+    thread.join()
+    assert returned[0] - started < 0.9
