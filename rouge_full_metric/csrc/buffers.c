@@ -27,11 +27,11 @@ static int grow_zero(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t elem) {
     return 0;
 }
 
-/* A scratch block of `bytes` from a 64-byte boundary, never zeroed by anyone.  From `huge_from`
- * bytes on, on Linux, it is a mapping of whole 2 MB pages with transparent huge pages asked for
- * (a hint): one fault and one TLB entry per 2 MB instead of per 4 KB, which matters where a
- * page fault costs microseconds (2.8 on the VMs measured) and where rows are read at random.
- * huge_free(raw, mapped) releases it. */
+/* A scratch block of `bytes` from a 64-byte boundary, its contents unspecified (the callers
+ * write every byte they read).  From `huge_from` bytes on, on Linux, it is a mapping of whole
+ * 2 MB pages with transparent huge pages asked for (a hint): one fault and one TLB entry per
+ * 2 MB instead of per 4 KB, which matters where a page fault costs microseconds (2.8 on the VMs
+ * measured) and where rows are read at random.  huge_free(raw, mapped) releases it. */
 #define HUGE_PAGE ((size_t)2 << 20)
 static void *huge_alloc(size_t bytes, size_t huge_from, void **raw, size_t *mapped) {
     *mapped = 0;
