@@ -114,18 +114,23 @@ def interval(replicates: Sequence[float], confidence: float) -> Interval:
     total = 0.0
     for x in ordered:  # ascending and sequential, as the Perl sums them (not math.fsum)
         total += x
-    mean = total / count
+    low, high = _bounds(ordered, count, confidence, 0.0)
+    return Interval(total / count, low, high)
+
+
+def _bounds(ordered, count: int, confidence: float, zero):
+    """(low, high): the Perl's interpolated bounds of ``count`` ascending replicate values (floats,
+    or rows of one value per column, with ``zero`` of the same shape for an index past the end)."""
     delta = count * ((100 - confidence) / 2.0) / 100.0
     upper_a = int(count - delta - 1)
     lower_a = int(delta)
     phi = count - delta - 1 - upper_a
 
-    def at(k: int) -> float:
-        return ordered[k] if 0 <= k < count else 0.0
+    def at(k: int):
+        return ordered[k] if 0 <= k < count else zero
 
-    low = at(lower_a) + (at(lower_a + 1) - at(lower_a)) * phi
-    high = at(upper_a) + (at(upper_a + 1) - at(upper_a)) * phi
-    return Interval(mean, low, high)
+    return (at(lower_a) + (at(lower_a + 1) - at(lower_a)) * phi,
+            at(upper_a) + (at(upper_a + 1) - at(upper_a)) * phi)
 
 
 def intervals(replicates, confidence: float) -> List[Interval]:
@@ -147,17 +152,7 @@ def intervals(replicates, confidence: float) -> List[Interval]:
         return [interval([], confidence) for _ in range(columns)]
     ordered = np.sort(table, axis=0)
     means = np.add.accumulate(ordered, axis=0)[-1] / count
-    delta = count * ((100 - confidence) / 2.0) / 100.0
-    upper_a = int(count - delta - 1)
-    lower_a = int(delta)
-    phi = count - delta - 1 - upper_a
-    zero = np.zeros(columns)
-
-    def at(k: int):
-        return ordered[k] if 0 <= k < count else zero
-
-    low = at(lower_a) + (at(lower_a + 1) - at(lower_a)) * phi
-    high = at(upper_a) + (at(upper_a + 1) - at(upper_a)) * phi
+    low, high = _bounds(ordered, count, confidence, np.zeros(columns))
     nan = np.isnan(table).any(axis=0)
     return [interval(table[:, k], confidence) if nan[k] else Interval(float(means[k]), float(low[k]), float(high[k]))
             for k in range(columns)]

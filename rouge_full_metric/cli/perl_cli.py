@@ -35,7 +35,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .. import compiled
 from . import input_files, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
-from ..batch import byte_order, perl_bootstrap, replicate_sums, score_examples
+from ..batch import perl_bootstrap, replicate_sums, score_examples
 from ..bootstrap import Interval, interval, perl_bootstrap_counts
 from ..scoring import combined_counts, score_from_counts
 
@@ -646,7 +646,8 @@ def _write_peer(out, peer_id: str, run: _PeerRun, settings: Settings):
             table = np.frombuffer(run.values, dtype=np.float64).reshape(count, run.width)
             table = table[:, [3 * i + k for i in printable for k in range(3)]]
             grouped = perl_bootstrap_counts(table, keys, settings.resamples, settings.confidence,
-                                            settings.alpha, replicate_sums, byte_order)
+                                            settings.alpha, replicate_sums,
+                                            lambda _: sorted_slots)   # the keys' byte order, sorted above
             intervals = {i: grouped[k] for k, i in enumerate(printable)}
     eval_slots = sorted(range(count), key=lambda s: _eval_order(keys[s])) if settings.per_eval else []
     conf = _perl_bytes(settings.confidence_text)
