@@ -27,6 +27,20 @@ static int grow_zero(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t elem) {
     return 0;
 }
 
+/* calloc for a table read before it is written (a hash table probed for its keys), zeroed by
+ * writing.  calloc hands out fresh pages untouched: the first read of each maps the shared zero
+ * page and the first write faults again, and that second fault flushes the page's TLB entry on
+ * every CPU the process runs on -- with n_jobs=2, an interprocessor interrupt per 4 KB page (a
+ * process's first n_jobs=2 call on news: 36-40 ms of system time against 8-12 with one thread,
+ * and slower than one thread).  Written first, each page is faulted in once, writable. */
+static void *(*volatile table_zero)(void *, int, size_t) = memset;   /* which compilers cannot
+                                                                     * fold with malloc into calloc */
+static void *table_alloc(size_t bytes) {
+    void *p = malloc(bytes);
+    if (p) table_zero(p, 0, bytes);
+    return p;
+}
+
 /* A scratch block of `bytes` from a 64-byte boundary, its contents unspecified (the callers
  * write every byte they read).  From `huge_from` bytes on, on Linux, it is a mapping of whole
  * 2 MB pages with transparent huge pages asked for (a hint): one fault and one TLB entry per

@@ -277,7 +277,7 @@ static PyObject *Engine_worker(EngineObject *self, PyObject *unused) {
     w->eng = self;
     w->f = (double **)calloc((size_t)(self->ntypes + 1), sizeof(double *));
     w->fn = (Py_ssize_t *)calloc((size_t)(self->ntypes + 1), sizeof(Py_ssize_t));
-    if (!w->front) w->front = (Front *)calloc((size_t)1 << FRONT_BITS, sizeof(Front));
+    if (!w->front) w->front = (Front *)table_alloc(sizeof(Front) << FRONT_BITS);
     w->ppc = (double *)calloc((size_t)(self->ntypes + 1), sizeof(double));
     w->pgap = (int *)calloc((size_t)(self->ntypes + 1), sizeof(int));
     if (!w->f || !w->fn || !w->ppc || !w->pgap || !w->front) { Py_DECREF(w); return PyErr_NoMemory(); }

@@ -53,7 +53,7 @@ static inline void slot_fill(Slot *e, const Entry *en, Py_ssize_t idx) {
 }
 
 static int interner_rehash(Interner *in, Py_ssize_t newcap) {
-    void *mem = calloc((size_t)newcap * sizeof(Slot) + 64, 1);
+    void *mem = table_alloc((size_t)newcap * sizeof(Slot) + 64);
     if (!mem) return -1;
     Slot *t = (Slot *)(((uintptr_t)mem + 63) & ~(uintptr_t)63);
     uint64_t mask = (uint64_t)newcap - 1;
