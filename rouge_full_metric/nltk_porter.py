@@ -12,7 +12,6 @@ with ``ROUGE_FULL_METRIC_PURE_PYTHON=1``, NLTK's own Python stems, as before.
 >>> stem("generalizations"), stem("dying"), stem("flies")
 ('gener', 'die', 'fli')
 """
-from importlib import metadata
 from typing import Callable, Optional
 
 from . import compiled
@@ -36,6 +35,10 @@ def nltk_release() -> Optional[str]:
     True
     """
     if not _release_cache:
+        # imported here, not above: importlib.metadata costs ~20 ms (email's parsers), which a
+        # scorer that does not stem should not pay on its first call
+        from importlib import metadata
+
         try:
             _release_cache.append(metadata.version("nltk"))
         except metadata.PackageNotFoundError:

@@ -43,6 +43,7 @@ from .native_segmenters import jieba_segmenter
 from .segmenters import burmese as burmese_segment
 from .snowball_stopwords import VERSION as SNOWBALL_STOPWORDS_VERSION
 from .tokenization import raw_sentences
+from .thread_pool import Task as ThreadPoolTask
 from .undefined import UndefinedScoreWarning
 from .xlsum_tokenizer import basic_tokens
 from .xlsum_unicode import PYONMTTOK_VERSION
@@ -52,7 +53,7 @@ _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMA
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
              SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Memo,
-             UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES)
+             UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES, ThreadPoolTask)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

@@ -115,10 +115,6 @@ def test_threads_with_different_n_jobs_share_the_pool():
                 except Exception as exc:  # noqa: BLE001 - every failure is the finding
                     errors.append(repr(exc))
 
-    with batch._executor_lock:   # start from no pool, so that the threads make it grow
-        if batch._executor is not None:
-            batch._executor.shutdown(wait=True)
-        batch._executor, batch._executor_size = None, 0
     threads = [threading.Thread(target=hammer, args=([2],)),
                threading.Thread(target=hammer, args=(list(range(3, 41)),)),
                threading.Thread(target=hammer, args=([1, 5, 2],))]

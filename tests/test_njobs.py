@@ -314,3 +314,40 @@ def test_a_helper_returns_only_after_the_callers_run():
     thread, returned = helper_returns(bt)
     thread.join()
     assert returned[0] - started < 0.9
+
+
+def test_batches_back_to_back_keep_to_two_workers():
+    """A helper whose chunks are done returns through Python only when it gets the GIL, and a
+    caller that starts the next batch at once holds it: the next batch waits for that helper to
+    be back (batch._wait_lingering) instead of starting another one with a Worker of its own, whose
+    token cache is cold.  Here each helper lingers 50 ms before it gives its Worker back."""
+    import time
+
+    scorer = RougeScorer(RS, flavor="rouge_score")
+    cs = compiled_scorer(scorer)
+    preds, refs = _batch(11, 600)
+    want = score_batch(scorer, preds, refs)
+    made = []
+    release = cs.release
+
+    def counting_acquire():
+        with cs._lock:
+            if cs._free:
+                return cs._free.pop()
+        made.append(1)
+        return cs.engine.worker()
+
+    def lingering_release(worker):
+        if threading.current_thread() is not threading.main_thread():
+            time.sleep(0.05)
+        release(worker)
+
+    cs._free.clear()
+    cs.acquire, cs.release = counting_acquire, lingering_release
+    try:
+        for _ in range(6):
+            assert score_batch(scorer, preds, refs, n_jobs=2) == want
+        batch._wait_lingering()
+    finally:
+        del cs.acquire, cs.release
+    assert len(made) == 2 and len(cs._free) == 2

@@ -1,0 +1,86 @@
+"""rouge_full_metric.thread_pool: the helper threads of n_jobs > 1 (batch.py's callers)."""
+import os
+import subprocess
+import sys
+import threading
+import time
+
+from rouge_full_metric import thread_pool
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_a_cancelled_task_never_runs():
+    calls = []
+    task = thread_pool.Task(lambda: calls.append(1))
+    assert task.cancel() and task.cancelled() and task.done()
+    task.run()
+    assert calls == [] and task.wait(0)
+    try:
+        task.result()
+    except RuntimeError as error:
+        assert "cancelled" in str(error)
+    else:
+        raise AssertionError("result() of a cancelled task returned")
+
+
+def test_a_started_task_cannot_be_cancelled_and_hands_over_its_error():
+    started, go = threading.Event(), threading.Event()
+
+    def work():
+        started.set()
+        go.wait(10)
+        raise KeyError("from the pool")
+
+    task, = thread_pool.submit(2, work, 1)
+    assert started.wait(10)
+    assert not task.cancel() and not task.done()
+    go.set()
+    assert task.wait(10) and task.done() and not task.cancelled()
+    try:
+        task.result()
+    except KeyError as error:
+        assert error.args == ("from the pool",)
+    else:
+        raise AssertionError("the task's error was lost")
+
+
+def test_tasks_run_at_once_on_as_many_threads_as_asked():
+    """Three tasks that wait for each other finish only if three threads run them together."""
+    barrier = threading.Barrier(3, timeout=10)
+    tasks = thread_pool.submit(3, barrier.wait, 3)
+    thread_pool.wait_all(tasks, timeout=20)
+    assert sorted(task.result() for task in tasks) == [0, 1, 2]
+
+
+def test_wait_all_gives_up_after_its_timeout():
+    go = threading.Event()
+    tasks = thread_pool.submit(2, lambda: go.wait(10), 1)
+    started = time.monotonic()
+    thread_pool.wait_all(tasks, timeout=0.2)
+    assert 0.15 <= time.monotonic() - started < 5 and not tasks[0].done()
+    go.set()
+    assert tasks[0].wait(10)
+
+
+_FRESH = r"""
+import sys, threading
+from rouge_full_metric import RougeScorer
+texts = ["the cat sat on the mat %d" % k for k in range(4000)]
+for options in (dict(flavor="rouge_score"), {}):
+    scorer = RougeScorer(["rouge1", "rougeL"], **options)
+    want = scorer.score_batch(texts, texts[::-1])
+    for _ in range(20):
+        assert scorer.score_batch(texts, texts[::-1], n_jobs=2) == want
+helpers = [t for t in threading.enumerate() if t.name == "rouge_full_metric-helper"]
+assert len(helpers) == 1 and helpers[0].daemon, helpers
+print(" ".join(m for m in ("concurrent.futures", "importlib.metadata") if m in sys.modules) or "none")
+"""
+
+
+def test_a_process_scoring_with_two_jobs_starts_one_helper_and_imports_little():
+    """A fresh interpreter's n_jobs=2 calls: one daemon helper thread for all of them, and neither
+    concurrent.futures nor importlib.metadata imported (9-10 and ~20 ms of the first call)."""
+    out = subprocess.run([sys.executable, "-c", _FRESH], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["none"]
