@@ -12,7 +12,7 @@ meet the same load in every round.  --workload bootstrap times ``batch.perl_boot
 bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
-           [--workload news|long|bootstrap] [--flavor rouge_score] [--runs 11]
+           [--workload news|long|multi-ref|bootstrap] [--flavor rouge_score] [--runs 11]
            [--pairs 100000] [--counts] [--jobs 2]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
@@ -50,7 +50,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("checkouts", nargs="+")
     ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum")
-    ap.add_argument("--workload", default="news", choices=["news", "long", "bootstrap"])
+    ap.add_argument("--workload", default="news", choices=["news", "long", "multi-ref", "bootstrap"])
     ap.add_argument("--flavor", default="rouge_score")
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--pairs", type=int, default=100000, help="rows of the bootstrap workload")
@@ -59,9 +59,9 @@ def main():
     a = ap.parse_args()
     if a.workload == "bootstrap":
         return bootstrap(a)
-    if a.workload == "news":
+    if a.workload in ("news", "multi-ref"):
         from bench import workload
-        preds, refs = workload("news")
+        preds, refs = workload(a.workload)
     else:
         from bench_types import long_texts
         preds, refs = long_texts(500)

@@ -41,23 +41,11 @@ _PARALLEL_MIN = 32
 # construction (RougeScorer refuses changes), so one entry per scorer is enough.
 _compiled_cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
-# Helpers of finished batches that may not have returned yet (guarded by _lingering_lock): a helper
-# done with its chunks waits for the GIL to return through the pool's Python code, and a caller
-# that starts the next batch at once holds it for its texts.  Until the helper is back, it keeps
-# its pool thread and its Worker: the next batch's helper then ran on another thread, 3-5 ms
-# late, with a new Worker of its own (a cold token cache: 25-40 ms instead of 21 for news, a
-# third of the calls when batches followed each other).
-_lingering: list = []
-_lingering_lock = threading.Lock()
-
 
 def _after_fork_in_child():
     """A forked child has none of its parent's threads (thread_pool starts a pool of its own), and
     a lock a parent thread held stays held: the child rebuilds its compiled scorers from their
     options."""
-    global _lingering_lock
-    _lingering_lock = threading.Lock()
-    del _lingering[:]
     _compiled_cache.clear()
 
 
@@ -380,17 +368,6 @@ def _check_n_jobs(n_jobs) -> int:
     return (os.cpu_count() or 1) if n_jobs == -1 else int(n_jobs)
 
 
-def _wait_lingering():
-    """Wait (GIL released) for the helpers of finished batches to be back in the pool, with their
-    Workers (see ``_lingering``): a few hundred microseconds when the caller starts batches back to
-    back, nothing otherwise."""
-    with _lingering_lock:
-        tasks = [task for task in _lingering if not task.done()]
-        del _lingering[:]
-    # bounded: a helper still out after a second only costs the next batch a Worker, as before
-    thread_pool.wait_all(tasks, timeout=1.0)
-
-
 def _wait_helpers(tasks):
     """Wait for the helpers that started (one not yet started never will take work: its task
     is cancelled, so a helper the kernel has not scheduled yet holds nobody back), re-raising
@@ -445,13 +422,12 @@ def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs
 
     def helper():
         worker = cs.acquire()
-        try:
+        if batch.join(worker):   # the caller gives the Worker back (collect), as soon as run() is over
             batch.work(worker)
-        finally:
+        else:                    # the batch needed no more help
             cs.release(worker)
 
     tasks = []
-    _wait_lingering()
     worker = cs.acquire()
     try:
         tasks = thread_pool.submit(n_jobs, helper, batch.threads() - 1)
@@ -464,9 +440,9 @@ def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs
         batch.stop()
         raise
     finally:
-        cs.release(worker)
-        with _lingering_lock:
-            _lingering.extend(task for task in tasks if not task.done())
+        for helper_worker in batch.collect():
+            cs.release(helper_worker)
+        cs.release(worker)   # last: the next call's caller takes it, whose caches hold it
     if out is None:   # a helper failed and its error did not come out of its task: cannot happen
         raise RuntimeError("a scoring thread stopped without an error")
     return out

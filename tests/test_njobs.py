@@ -180,20 +180,22 @@ def test_an_error_in_a_helper_thread_comes_out_of_the_call():
     bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
     errors = []
 
+    helper_worker = cs.acquire()
+
     def helper():
-        worker = cs.acquire()
+        assert bt.join(helper_worker)
         try:
-            bt.work(worker)
+            bt.work(helper_worker)
         except RuntimeError as exc:
             errors.append(str(exc))
-        finally:
-            cs.release(worker)
 
     thread = threading.Thread(target=helper)
     thread.start()
     thread.join()
     assert errors == ["filter failed on boom"]
     assert bt.run(cs.acquire()) is None   # the caller then leaves the error to the helper's future
+    assert bt.collect() == [helper_worker]   # which the caller gives back to the pool
+    assert not bt.join(cs.acquire())         # no helper joins after that
     # through the pool: whichever thread meets it, the call raises it
     with pytest.raises(RuntimeError, match="filter failed on boom"):
         batch._parallel_range(_raising_engine("boom"), preds, refs, 0, len(preds), False, 2)
@@ -213,8 +215,12 @@ def test_the_cancel_byte_stops_a_run():
     assert worker.run(preds, refs, 0, len(preds), False, bytearray(1))[0] == \
         score_batch(RougeScorer(["rougeL"], flavor="rouge_score"), preds, refs)
     bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
+    assert bt.join(worker)
     bt.stop()
     assert bt.work(worker) is None   # a helper stopped by the caller is quiet: the caller raises
+    assert not bt.join(cs.acquire())   # and a stopped batch takes no more helpers
+    with pytest.raises(RuntimeError, match="join"):
+        bt.work(worker)   # once
     with pytest.raises(ValueError, match="cancel"):
         worker.run(preds, refs, 0, 1, False, bytearray())
 
@@ -285,11 +291,11 @@ def test_a_helper_returns_only_after_the_callers_run():
 
         def helper():
             worker = cs.acquire()
-            try:
-                bt.work(worker)
-            finally:
+            if bt.join(worker):
+                bt.work(worker)   # the caller gives the Worker back (collect)
+            else:
                 cs.release(worker)
-                returned.append(time.monotonic())
+            returned.append(time.monotonic())
         thread = threading.Thread(target=helper)
         thread.start()
         return thread, returned
@@ -302,6 +308,7 @@ def test_a_helper_returns_only_after_the_callers_run():
     run_ended = time.monotonic()
     thread.join()
     assert returned[0] >= run_ended and len(scores) == 400
+    assert len(bt.collect()) == 1
 
     started = time.monotonic()
     thread, returned = helper_returns(cs.engine.batch(preds, refs, 0, len(preds), False, 2))
@@ -317,18 +324,15 @@ def test_a_helper_returns_only_after_the_callers_run():
 
 
 def test_batches_back_to_back_keep_to_two_workers():
-    """A helper whose chunks are done returns through Python only when it gets the GIL, and a
-    caller that starts the next batch at once holds it: the next batch waits for that helper to
-    be back (batch._wait_lingering) instead of starting another one with a Worker of its own, whose
-    token cache is cold.  Here each helper lingers 50 ms before it gives its Worker back."""
-    import time
-
+    """A helper done with its chunks returns through Python only when it gets the GIL, and a caller
+    that starts the next batch at once holds it (here for sure: a switch interval of a second).
+    Its Worker goes back to the pool with the caller's (Batch.collect), so the next batch's helper,
+    on another pool thread, finds it there instead of starting a Worker with a cold token cache."""
     scorer = RougeScorer(RS, flavor="rouge_score")
     cs = compiled_scorer(scorer)
     preds, refs = _batch(11, 600)
     want = score_batch(scorer, preds, refs)
     made = []
-    release = cs.release
 
     def counting_acquire():
         with cs._lock:
@@ -337,17 +341,14 @@ def test_batches_back_to_back_keep_to_two_workers():
         made.append(1)
         return cs.engine.worker()
 
-    def lingering_release(worker):
-        if threading.current_thread() is not threading.main_thread():
-            time.sleep(0.05)
-        release(worker)
-
     cs._free.clear()
-    cs.acquire, cs.release = counting_acquire, lingering_release
+    cs.acquire = counting_acquire
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1.0)
     try:
         for _ in range(6):
             assert score_batch(scorer, preds, refs, n_jobs=2) == want
-        batch._wait_lingering()
     finally:
-        del cs.acquire, cs.release
+        sys.setswitchinterval(interval)
+        del cs.acquire
     assert len(made) == 2 and len(cs._free) == 2

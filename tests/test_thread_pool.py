@@ -73,14 +73,16 @@ for options in (dict(flavor="rouge_score"), {}):
     for _ in range(20):
         assert scorer.score_batch(texts, texts[::-1], n_jobs=2) == want
 helpers = [t for t in threading.enumerate() if t.name == "rouge_full_metric-helper"]
-assert len(helpers) == 1 and helpers[0].daemon, helpers
+# one, or two when a helper was still on its way back (it needs the GIL) as the next call began
+assert 1 <= len(helpers) <= 2 and all(t.daemon for t in helpers), helpers
 print(" ".join(m for m in ("concurrent.futures", "importlib.metadata") if m in sys.modules) or "none")
 """
 
 
-def test_a_process_scoring_with_two_jobs_starts_one_helper_and_imports_little():
-    """A fresh interpreter's n_jobs=2 calls: one daemon helper thread for all of them, and neither
-    concurrent.futures nor importlib.metadata imported (9-10 and ~20 ms of the first call)."""
+def test_a_process_scoring_with_two_jobs_keeps_its_helpers_and_imports_little():
+    """A fresh interpreter's 40 calls with n_jobs=2: at most two daemon helper threads for all of
+    them, and neither concurrent.futures nor importlib.metadata imported (9-10 and ~20 ms of a
+    first call)."""
     out = subprocess.run([sys.executable, "-c", _FRESH], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split() == ["none"]
