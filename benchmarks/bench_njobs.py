@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """score_batch with n_jobs=2 against n_jobs=1, with the second core free and with it busy.
 
-Workloads (bench.py's, seeded): news (11,490 pairs, ~60 tokens a side) and long (2,000 pairs of
-200-300 tokens); type set rouge1, rouge2, rougeL, rougeLsum in flavor rouge_score (bench.py's
-"rouge_score set"), warm (one untimed call first), cold (a new scorer each run: empty token
-caches, each thread's Worker filling its own, in the memory the previous scorer's Workers left
-parked: csrc/engine.c) and first (the same with no parked Worker, as a process's first scorer:
-every page of the token caches faulted in).  n_jobs=1 and n_jobs=2 alternate run by run
-(the order flips every run), and the medians of wall and CPU time (time.process_time: every thread
-of this process) are printed with the ratio wall(n_jobs=1) / wall(n_jobs=2): above 1 is a gain.
+Workloads (bench.py's, seeded): news (11,490 pairs, ~60 tokens a side), long (2,000 pairs of
+200-300 tokens) and multi-ref (2,000 predictions, four references each); type set rouge1, rouge2,
+rougeL, rougeLsum in flavor rouge_score (bench.py's "rouge_score set").  States:
+- warm: one untimed call first;
+- cold: a new scorer each run (empty token caches, each thread's Worker filling its own, in the
+  memory the previous scorer's Workers left parked: csrc/engine.c);
+- first: the same with no parked Worker;
+- process: each run a new interpreter timing its first call, what a one-shot script or
+  `rouge-full` meets (the scorer compiled, the helper thread started, every page the call uses
+  faulted in).  "first" keeps this process's allocator, threads and modules warm, and flattered
+  n_jobs=2: news 1.43-1.81 there, 0.88-1.00 in new interpreters, before thread_pool.py.
+n_jobs=1 and n_jobs=2 alternate run by run (the order flips every run), and the medians of wall
+and CPU time (time.process_time: every thread of the process) are printed with the ratio
+wall(n_jobs=1) / wall(n_jobs=2): above 1 is a gain.
 
 "busy": another process spins on a core for the whole measurement (``python -c "while True:
 pass"``, not pinned: the kernel places it, as it would a neighbour's job), so that n_jobs=2 has
@@ -24,11 +30,13 @@ alone and then both at once (started together at a barrier), interleaved with th
 ceiling = 2 x wall(alone) / wall(both at once, the slower of the two).  Two processes share no GIL,
 no caches but L3 and no work, so n_jobs=2 cannot beat it; on an idle machine with two real cores
 it is close to 2.0, on a virtual machine whose two vCPUs share a physical core or are throttled by
-the host it is less (1.6-1.85 on the one docs/speed.md reports).  "of ceiling" = speed-up /
-ceiling: the share of the machine's second core n_jobs=2 turns into speed.
+the host it is less (1.6-1.85 on the one docs/speed.md reports).  For "process", two new
+interpreters time their first call together (from one clock time, once both are set up).
+"of ceiling" = speed-up / ceiling: the share of the machine's second core n_jobs=2 turns into
+speed.
 
-Usage: python benchmarks/bench_njobs.py [--runs 9] [--only news,long] [--conditions free,busy,onecore]
-       [--types rouge1,rouge2,rougeL,rougeLsum] [--flavor rouge_score] [--states warm,cold,first]
+Usage: python benchmarks/bench_njobs.py [--runs 9] [--only news,long,multi-ref] [--conditions free,busy,onecore]
+       [--types rouge1,rouge2,rougeL,rougeLsum] [--flavor rouge_score] [--states warm,cold,first,process]
        [--no-ceiling]
 """
 import argparse
@@ -90,6 +98,62 @@ def _ceiling_child(conn, barrier, names, types, flavor):
         conn.send(time.perf_counter() - w0)
 
 
+# A new interpreter timing its first score_batch: argv root, workload, n_jobs, types, flavor, and
+# the clock time to start at (0: at once); prints wall, CPU, setup seconds and whether it was late.
+_PROCESS_CHILD = r"""
+import sys, time
+t0 = time.time()
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[1] + "/benchmarks")
+from bench import workload
+from rouge_full_metric import RougeScorer
+name, jobs, types, flavor, start_at = sys.argv[2], int(sys.argv[3]), sys.argv[4].split(","), sys.argv[5], float(sys.argv[6])
+preds, refs = workload(name)
+scorer = RougeScorer(types, flavor=flavor)
+setup, late = time.time() - t0, time.time() > start_at > 0
+while time.time() < start_at:
+    time.sleep(0.0005)
+w0, c0 = time.perf_counter(), time.process_time()
+scorer.score_batch(preds, refs, n_jobs=jobs)
+print(time.perf_counter() - w0, time.process_time() - c0, setup, int(late))
+"""
+
+
+class FreshProcesses:
+    """The "process" state: each run a new interpreter (see _PROCESS_CHILD)."""
+
+    def __init__(self, types, flavor):
+        self.types, self.flavor = ",".join(types), flavor
+        self.margin = 3.0   # seconds between the start of two children and their common start
+
+    def _start(self, name, jobs, start_at):
+        return subprocess.Popen([sys.executable, "-c", _PROCESS_CHILD, os.path.dirname(HERE), name, str(jobs),
+                                 self.types, self.flavor, repr(start_at)], stdout=subprocess.PIPE, text=True)
+
+    @staticmethod
+    def _result(proc):
+        out, _ = proc.communicate()
+        if proc.returncode:
+            raise SystemExit("a fresh process failed (rc %d)" % proc.returncode)
+        wall, cpu, setup, late = out.split()
+        return float(wall), float(cpu), float(setup), late == "1"
+
+    def run(self, name, jobs):
+        wall, cpu, _, _ = self._result(self._start(name, jobs, 0))
+        return wall, cpu
+
+    def both(self, name):
+        """The slower wall of two fresh processes timing n_jobs=1 from one clock time."""
+        for _ in range(5):
+            start_at = time.time() + self.margin
+            procs = [self._start(name, 1, start_at) for _ in range(2)]
+            results = [self._result(proc) for proc in procs]
+            self.margin = max(1.0, 1.5 * max(r[2] for r in results) + 0.3)
+            if not any(r[3] for r in results):
+                return max(r[0] for r in results)
+        raise SystemExit("fresh processes kept starting late")
+
+
 class Ceiling:
     """Two spawned processes running the n_jobs=1 job alone and both at once (see the docstring)."""
 
@@ -130,9 +194,10 @@ def measure(score, runs, ceiling=None):
     for r in range(runs):
         for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
             c0, w0 = time.process_time(), time.perf_counter()
-            score(jobs)
-            times[jobs][0].append(time.perf_counter() - w0)
-            times[jobs][1].append(time.process_time() - c0)
+            timed = score(jobs)   # (wall, CPU) when it timed itself elsewhere (a fresh process)
+            wall, cpu = timed if timed is not None else (time.perf_counter() - w0, time.process_time() - c0)
+            times[jobs][0].append(wall)
+            times[jobs][1].append(cpu)
         if ceiling is not None:
             times["alone"][0].append(ceiling[0]())
             times["both"][0].append(ceiling[1]())
@@ -142,11 +207,11 @@ def measure(score, runs, ceiling=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=9)
-    ap.add_argument("--only", default="news,long")
+    ap.add_argument("--only", default="news,long,multi-ref")
     ap.add_argument("--conditions", default="free,busy,onecore")
     ap.add_argument("--types", default=",".join(RS_TYPES))
     ap.add_argument("--flavor", default="rouge_score")
-    ap.add_argument("--states", default="warm,cold,first")
+    ap.add_argument("--states", default="warm,cold,first,process")
     ap.add_argument("--no-ceiling", action="store_true",
                     help="skip the two-process ceiling measured with the second core free")
     a = ap.parse_args()
@@ -158,6 +223,7 @@ def main():
     types = a.types.split(",")
     scorer = RougeScorer(types, flavor=a.flavor)
     data = {name: workload(name) for name in a.only.split(",")}
+    processes = FreshProcesses(types, a.flavor)
     ceiling = None
     if "free" in a.conditions.split(",") and not a.no_ceiling:
         ceiling = Ceiling(list(data), types, a.flavor)
@@ -187,10 +253,14 @@ def main():
                     raise SystemExit("n_jobs=2 differs from n_jobs=1 on %s" % name)
                 for state in a.states.split(","):
                     def score(jobs):
+                        if state == "process":
+                            return processes.run(name, jobs)
                         fresh = scorer if state == "warm" else new_scorer(types, a.flavor, state)
                         fresh.score_batch(preds, refs, n_jobs=jobs)
                     pair = None
-                    if condition == "free" and ceiling is not None:
+                    if condition == "free" and ceiling is not None and state == "process":
+                        pair = (lambda: processes.run(name, 1)[0], lambda: processes.both(name))
+                    elif condition == "free" and ceiling is not None:
                         pair = (lambda: ceiling.alone(name, state), lambda: ceiling.both(name, state))
                     t = measure(score, a.runs, pair)
                     w1, c1 = statistics.median(t[1][0]), statistics.median(t[1][1])
