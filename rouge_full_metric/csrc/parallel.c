@@ -275,23 +275,29 @@ static void batch_stop(BatchObject *b) {
 static PyObject *Batch_join(BatchObject *b, PyObject *wo) {
     WorkerObject *w = batch_worker(b, wo);
     if (!w) return NULL;
+    /* the claim in the same hold of the lock as the look at what is left: the caller's wait for
+     * the batch to be idle cannot end between the two */
     PyThread_acquire_lock(b->lock, WAIT_LOCK);
     int open = !b->collected && !b->failed && !b->cancel && b->next < b->t.count;
+    if (open) b->claimed++;
     PyThread_release_lock(b->lock);
     if (!open) Py_RETURN_FALSE;
     if (b->njoined == b->joinedcap) {
         int cap = b->joinedcap ? 2 * b->joinedcap : 4;
         PyObject **q = (PyObject **)realloc(b->joined, (size_t)cap * sizeof(PyObject *));
-        if (!q) return PyErr_NoMemory();
+        if (!q) {
+            PyThread_acquire_lock(b->lock, WAIT_LOCK);
+            b->claimed--;
+            batch_check_idle(b);
+            PyThread_release_lock(b->lock);
+            return PyErr_NoMemory();
+        }
         b->joined = q;
         b->joinedcap = cap;
     }
     Py_INCREF(wo);
     b->joined[b->njoined++] = wo;
     w->busy = 1;   /* until work() is done with it */
-    PyThread_acquire_lock(b->lock, WAIT_LOCK);
-    b->claimed++;
-    PyThread_release_lock(b->lock);
     Py_RETURN_TRUE;
 }
 
