@@ -31,8 +31,8 @@ static int grow_zero(void **p, Py_ssize_t *cap, Py_ssize_t need, size_t elem) {
  * writing.  calloc hands out fresh pages untouched: the first read of each maps the shared zero
  * page and the first write faults again, and that second fault flushes the page's TLB entry on
  * every CPU the process runs on -- with n_jobs=2, an interprocessor interrupt per 4 KB page (a
- * process's first n_jobs=2 call on news: 36-40 ms of system time against 8-12 with one thread,
- * and slower than one thread).  Written first, each page is faulted in once, writable. */
+ * process's first n_jobs=2 call on news: 36-40 ms of system time against 8-12 with one thread;
+ * 0-12 since).  Written first, each page is faulted in once, writable. */
 static void *(*volatile table_zero)(void *, int, size_t) = memset;   /* which compilers cannot
                                                                      * fold with malloc into calloc */
 static void *table_alloc(size_t bytes) {
