@@ -17,7 +17,6 @@ A task is a call ``fn()`` with the four methods of a ``Future`` that the callers
 """
 import os
 import threading
-import time
 from queue import SimpleQueue
 from typing import Callable, List
 
@@ -132,13 +131,6 @@ def submit(n_jobs: int, fn: Callable[[], object], count: int) -> List[Task]:
                 _threads -= start - k
             break
     return tasks
-
-
-def wait_all(tasks: List[Task], timeout: float) -> None:
-    """Wait until every task has ended, or for ``timeout`` seconds in all."""
-    deadline = time.monotonic() + timeout
-    for task in tasks:
-        task.wait(max(0.0, deadline - time.monotonic()))
 
 
 def _after_fork_in_child():
