@@ -216,6 +216,7 @@ def test_the_cancel_byte_stops_a_run():
         score_batch(RougeScorer(["rougeL"], flavor="rouge_score"), preds, refs)
     bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
     assert bt.join(worker)
+    assert bt.collect() == []   # a helper still out keeps its Worker (the caller's run() raised)
     bt.stop()
     assert bt.work(worker) is None   # a helper stopped by the caller is quiet: the caller raises
     assert not bt.join(cs.acquire())   # and a stopped batch takes no more helpers
