@@ -43,6 +43,36 @@
 /* the longest a helper waits for the caller's run() to end before it returns (batch_wait_finished) */
 #define FINISH_WAIT_MS 1000
 
+/* A gate: closed when made, opened once (under the batch's lock, which guards `open`), after which
+ * every wait passes.  A lock held from the start: a waiter takes it and hands it on at once. */
+typedef struct { PyThread_type_lock lock; int open; } Gate;
+
+static int gate_init(Gate *g) {
+    if (!(g->lock = PyThread_allocate_lock())) return -1;
+    PyThread_acquire_lock(g->lock, WAIT_LOCK);
+    return 0;
+}
+
+static void gate_open(Gate *g) {
+    if (!g->open) {
+        g->open = 1;
+        PyThread_release_lock(g->lock);
+    }
+}
+
+/* 1 once the gate is open, 0 when it stayed closed for timeout_us microseconds. */
+static int gate_wait(Gate *g, PY_TIMEOUT_T timeout_us) {
+    if (PyThread_acquire_lock_timed(g->lock, timeout_us, 0) != PY_LOCK_ACQUIRED) return 0;
+    PyThread_release_lock(g->lock);   /* the next waiter passes too */
+    return 1;
+}
+
+static void gate_free(Gate *g) {
+    if (!g->lock) return;
+    if (!g->open) PyThread_release_lock(g->lock);
+    PyThread_free_lock(g->lock);
+}
+
 typedef struct {
     PyObject_HEAD
     EngineObject *eng;
@@ -51,17 +81,17 @@ typedef struct {
     PS *stats; SC *scores;          /* every example's, written by whichever thread scores it */
     PyObject *scores_list, *stats_list;
     int nthreads;
-    PyThread_type_lock lock;        /* guards next, inflight, done, ndone, failed, claimed, the *_released */
+    PyThread_type_lock lock;        /* guards next, inflight, done, ndone, failed, claimed, the gates */
     Py_ssize_t next;                /* first example no thread has taken */
     Py_ssize_t inflight;            /* chunks being scored */
     Py_ssize_t *done; Py_ssize_t ndone, donecap;   /* finished chunks as (first, stop) pairs */
     Py_ssize_t built;               /* done chunks the caller has built */
     int failed;                     /* a thread stopped with an error: nobody takes more */
     volatile unsigned char cancel;  /* set by the caller when it stops (Ctrl-C, an error) */
-    PyThread_type_lock idle;        /* held until no chunk is left or in flight, nor a Worker claimed */
-    PyThread_type_lock drained;     /* held until no chunk is left to take (or taking stopped) */
-    PyThread_type_lock finished;    /* held until the caller's run() (or stop()) is over */
-    int idle_released, drained_released, caller_started, finished_released;
+    Gate idle;                      /* opens once no chunk is left or in flight, nor a Worker claimed */
+    Gate drained;                   /* opens once no chunk is left to take (or taking stopped) */
+    Gate finished;                  /* opens once the caller's run() (or stop()) is over */
+    int caller_started;
     /* The helpers' Workers (strong references), which the caller gives back to its pool with its
      * own (collect()): a helper done with its chunks returns through Python only when it gets the
      * GIL, and a Worker it gave back itself stayed out until then -- the next batch's helper, on
@@ -83,18 +113,9 @@ static void Batch_dealloc(BatchObject *b) {
     Py_XDECREF(b->stats_list);
     Py_XDECREF(b->eng);
     if (b->lock) PyThread_free_lock(b->lock);
-    if (b->idle) {
-        if (!b->idle_released) PyThread_release_lock(b->idle);
-        PyThread_free_lock(b->idle);
-    }
-    if (b->drained) {
-        if (!b->drained_released) PyThread_release_lock(b->drained);
-        PyThread_free_lock(b->drained);
-    }
-    if (b->finished) {
-        if (!b->finished_released) PyThread_release_lock(b->finished);
-        PyThread_free_lock(b->finished);
-    }
+    gate_free(&b->idle);
+    gate_free(&b->drained);
+    gate_free(&b->finished);
     for (int i = 0; i < b->njoined; i++) Py_DECREF(b->joined[i]);
     free(b->joined);
     PyObject_Free(b);
@@ -105,14 +126,8 @@ static void Batch_dealloc(BatchObject *b) {
  * Worker, the caller's wait ends. */
 static void batch_check_idle(BatchObject *b) {
     if (!(b->next >= b->t.count || b->failed || b->cancel)) return;
-    if (!b->drained_released) {
-        b->drained_released = 1;
-        PyThread_release_lock(b->drained);
-    }
-    if (!b->idle_released && b->inflight == 0 && b->claimed == 0) {
-        b->idle_released = 1;
-        PyThread_release_lock(b->idle);
-    }
+    gate_open(&b->drained);
+    if (b->inflight == 0 && b->claimed == 0) gate_open(&b->idle);
 }
 
 /* The next chunk [*first, *stop), or 0 when none is left (or the batch stopped). */
@@ -157,10 +172,7 @@ static void batch_keep_off_caller_cpu(BatchObject *b, WorkerObject *w) {
         }
         /* off the CPU until the wait is over or nothing is left to take (the caller then waits
          * for this helper to give its Worker back) */
-        if (PyThread_acquire_lock_timed(b->drained, (PY_TIMEOUT_T)(wait / 1000), 0) == PY_LOCK_ACQUIRED) {
-            PyThread_release_lock(b->drained);   /* taken only to wait: the next helper passes too */
-            return;
-        }
+        if (gate_wait(&b->drained, (PY_TIMEOUT_T)(wait / 1000))) return;
         waited += wait;
         if (wait < SAME_CPU_WAIT_MAX_NS) wait *= 2;
     }
@@ -243,10 +255,8 @@ static WorkerObject *batch_worker(BatchObject *b, PyObject *wo) {
 /* The caller (GIL held) is done with the batch: the helpers may take the GIL. */
 static void batch_finish(BatchObject *b) {
     PyThread_acquire_lock(b->lock, WAIT_LOCK);
-    int release = !b->finished_released;
-    b->finished_released = 1;
+    gate_open(&b->finished);
     PyThread_release_lock(b->lock);
-    if (release) PyThread_release_lock(b->finished);
 }
 
 /* A helper whose chunks are done (GIL released) waits for the caller's run() to end before it
@@ -256,8 +266,7 @@ static void batch_finish(BatchObject *b) {
  * cold cache (news: ~1 ms of a 22 ms call, on every call; n_jobs=2 1.15x faster).  Bounded, in
  * case a caller never comes (every path of _parallel_range calls run() or stop()). */
 static void batch_wait_finished(BatchObject *b) {
-    if (PyThread_acquire_lock_timed(b->finished, (PY_TIMEOUT_T)FINISH_WAIT_MS * 1000, 0) == PY_LOCK_ACQUIRED)
-        PyThread_release_lock(b->finished);   /* taken only to wait: the next helper passes too */
+    gate_wait(&b->finished, (PY_TIMEOUT_T)FINISH_WAIT_MS * 1000);
 }
 
 static void batch_stop(BatchObject *b) {
@@ -367,12 +376,11 @@ static PyObject *Batch_run(BatchObject *b, PyObject *wo) {
     PyThread_acquire_lock(b->lock, WAIT_LOCK);
     batch_check_idle(b);   /* an empty batch, or one the helpers finished before we came */
     PyThread_release_lock(b->lock);
-    while (!c.err && !PyThread_acquire_lock_timed(b->idle, (PY_TIMEOUT_T)SIGNAL_MS * 1000, 0)) {
+    while (!c.err && !gate_wait(&b->idle, (PY_TIMEOUT_T)SIGNAL_MS * 1000)) {
         PyEval_RestoreThread(c.ts);
         if (PyErr_CheckSignals()) c.err = ERR_PY;
         c.ts = PyEval_SaveThread();
     }
-    if (!c.err) PyThread_release_lock(b->idle);   /* taken only to wait */
     poll_end(w);
     PyEval_RestoreThread(c.ts);
     w->busy = 0;
@@ -437,16 +445,11 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     b->stats = (PS *)malloc((size_t)((t->nsrc - count) * e->ntypes + 1) * sizeof(PS));
     b->scores = (SC *)malloc((size_t)(count * e->ntypes + 1) * sizeof(SC));
     b->lock = PyThread_allocate_lock();
-    b->idle = PyThread_allocate_lock();
-    b->drained = PyThread_allocate_lock();
-    b->finished = PyThread_allocate_lock();
-    if (!b->ends || !b->stats || !b->scores || !b->lock || !b->idle || !b->drained || !b->finished) {
+    if (!b->ends || !b->stats || !b->scores || !b->lock || gate_init(&b->idle) || gate_init(&b->drained) ||
+        gate_init(&b->finished)) {
         Py_DECREF(b);
         return PyErr_NoMemory();
     }
-    PyThread_acquire_lock(b->idle, WAIT_LOCK);
-    PyThread_acquire_lock(b->drained, WAIT_LOCK);
-    PyThread_acquire_lock(b->finished, WAIT_LOCK);
     b->ends[0] = 0;
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_ssize_t bytes = 1;
