@@ -145,6 +145,21 @@ def test_inputs_the_core_rejects_give_the_single_thread_answer():
     _same_error(ValueError, scorer, preds, empty_refs)
 
 
+def test_a_batch_gives_the_collector_nothing_of_its_texts_to_visit():
+    """The texts a batch holds (and its snapshot tuples of reference lists) are untracked: alive
+    until the call returns, they made its first young-generation collection visit every text."""
+    import gc
+    cs = compiled_scorer(RougeScorer(["rouge1"], flavor="rouge_score"))
+    preds, refs = _batch(13, 300)
+    listed = [k for k, r in enumerate(refs) if isinstance(r, list)]
+    bt = cs.engine.batch(preds, refs, 0, len(preds), False, 2)
+    for k in (0, 150, 299):
+        assert gc.get_referrers(preds[k]) == [preds]
+    for k in listed[:5]:
+        assert [type(o) for o in gc.get_referrers(refs[k][0])] == [list]   # refs[k] itself
+    assert len(bt.run(cs.acquire())[0]) == 300
+
+
 def _same_error(error_type, scorer, preds, refs):
     """n_jobs=2 raises error_type with n_jobs=1's message."""
     for n_jobs in (1, 2):

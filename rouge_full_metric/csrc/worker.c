@@ -24,6 +24,12 @@ static void Worker_dealloc(WorkerObject *w) {
     PyObject_Free(w);
 }
 
+/* A snapshot tuple of ours (not the caller's own tuple), which only a keep list holds: it cannot be
+ * part of a reference cycle, so the collector need not look at it (see texts_read). */
+static inline void keep_untracked(PyObject *snapshot, PyObject *original) {
+    if (snapshot != original && PyObject_GC_IsTracked(snapshot)) PyObject_GC_UnTrack(snapshot);
+}
+
 /* One text (a str, bytes, or a list/tuple of sentences) as spans; new references to keep
  * alive go to keep.  Returns 0, or -1 with an exception set (the caller falls back to the
  * pure-Python path, which raises the canonical message). */
@@ -70,6 +76,7 @@ static int text_spans(EngineObject *e, PyObject *o, Src *src, Span **items, Py_s
     if (PyList_Check(o) || PyTuple_Check(o)) {
         PyObject *t = PySequence_Tuple(o);   /* a snapshot: lists can change while unlocked */
         if (!t) return -1;
+        keep_untracked(t, o);
         if (PyList_Append(keep, t)) { Py_DECREF(t); return -1; }
         Py_DECREF(t);
         Py_ssize_t n = PyTuple_GET_SIZE(t);
@@ -168,6 +175,12 @@ static int texts_read(EngineObject *e, PyObject *pseq, PyObject *rseq, Py_ssize_
     t->keep = PyList_New(0);
     t->exoff = (Py_ssize_t *)malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
     if (!t->keep || !t->exoff) { PyErr_NoMemory(); return -1; }
+    /* Only the Texts holds keep, so it cannot be part of a reference cycle.  Tracked, it made the
+     * first young-generation collection after an n_jobs > 1 run (where the batch, and so keep,
+     * is alive until the call returns) look at every text of the batch: news, 23,000 strs out
+     * of the caches, 0.76 ms of a 22 ms call on the calling thread, against 0.03 ms with one
+     * thread, whose texts are freed before any collection. */
+    PyObject_GC_UnTrack(t->keep);
     for (Py_ssize_t i = 0; i < count; i++) {
         /* Python code can run below (a str subclass's lower(), a list subclass's iterator) and
          * change the caller's lists: their items are looked up afresh for each example, and the
@@ -194,6 +207,7 @@ static int texts_read(EngineObject *e, PyObject *pseq, PyObject *rseq, Py_ssize_
         if (PyList_Check(r) || PyTuple_Check(r)) {
             rt = PySequence_Tuple(r);
             if (!rt || PyList_Append(t->keep, rt)) goto example_done;
+            keep_untracked(rt, r);
             nref = PyTuple_GET_SIZE(rt);
             if (nref == 0) { PyErr_SetString(PyExc_ValueError, "references is empty"); goto example_done; }
         } else if (!PyUnicode_Check(r) && !PyBytes_Check(r) && !PyByteArray_Check(r)) {
