@@ -145,6 +145,56 @@ def test_inputs_the_core_rejects_give_the_single_thread_answer():
     _same_error(ValueError, scorer, preds, empty_refs)
 
 
+@pytest.fixture
+def small_head():
+    """Engine.batch reads about one example before its helpers start (not 512 KiB of text per
+    thread): the caller reads the rest after its first chunk, while helpers wait for it."""
+    old = compiled.core._set_batch_head(1)
+    yield
+    compiled.core._set_batch_head(old)
+
+
+@pytest.mark.parametrize("config", ["rouge155_stem_stop", "rouge_score", "xlsum"])
+def test_the_texts_after_the_head_give_the_single_thread_results(config, small_head):
+    preds, refs = _batch(11, 500)
+    _same(RougeScorer(**CONFIGS[config]), preds, refs, jobs=(2, 4))
+
+
+def test_a_helper_waits_for_the_texts_the_caller_has_not_read(small_head):
+    """A helper that has taken the head waits for the rest, which only the caller reads (it
+    needs the GIL); the caller, finding the head taken, reads the rest before its first chunk."""
+    cs = compiled_scorer(RougeScorer(["rouge1", "rougeL"], flavor="rouge_score"))
+    preds, refs = _batch(12, 400)
+    bt = cs.engine.batch(preds, refs, 0, len(preds), True, 2)
+    helper_worker = cs.acquire()
+    assert bt.join(helper_worker)
+    thread = threading.Thread(target=bt.work, args=(helper_worker,))
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive()   # the head scored, the rest unread: waiting
+    got = bt.run(cs.acquire())
+    thread.join(10)
+    assert not thread.is_alive()
+    assert bt.collect() == [helper_worker]
+    want = score_examples(RougeScorer(["rouge1", "rougeL"], flavor="rouge_score"), preds, refs)
+    assert repr(got) == repr(want)
+
+
+def test_texts_the_core_rejects_after_the_head_give_the_single_thread_answer(small_head):
+    """The rest of the texts is read in the caller's run(), with the helpers at work: an error
+    there stops them, and the call gives n_jobs=1's error (or scores)."""
+    preds, refs = _batch(6, 300, hi=20)
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    bad = list(preds)
+    bad[250] = 17
+    _same_error(TypeError, scorer, bad, refs)
+    empty_refs = list(refs)
+    empty_refs[100] = []
+    _same_error(ValueError, scorer, preds, empty_refs)
+    _same(scorer, [p.encode("utf-8") if k % 7 == 0 else p for k, p in enumerate(preds)], refs, jobs=(2,))
+    assert _same(scorer, preds, refs, jobs=(2,))   # the scorer's Workers still serve
+
+
 def test_a_batch_gives_the_collector_nothing_of_its_texts_to_visit():
     """The texts a batch holds (and its snapshot tuples of reference lists) are untracked: alive
     until the call returns, they made its first young-generation collection visit every text."""

@@ -86,6 +86,17 @@ static PyObject *mod_set_table_limit(PyObject *self, PyObject *arg) {
     return PyLong_FromSsize_t(old);
 }
 
+/* _set_batch_head(bytes) -> previous: text an n_jobs batch reads per thread before its helpers
+ * start; tests shrink it so that the helpers find the rest unread. */
+static PyObject *mod_set_batch_head(PyObject *self, PyObject *arg) {
+    Py_ssize_t v = PyLong_AsSsize_t(arg);
+    if (v == -1 && PyErr_Occurred()) return NULL;
+    if (v < 1) { PyErr_SetString(PyExc_ValueError, "bytes must be >= 1"); return NULL; }
+    Py_ssize_t old = HEAD_BYTES_PER_THREAD;
+    HEAD_BYTES_PER_THREAD = v;
+    return PyLong_FromSsize_t(old);
+}
+
 /* _set_intern_limits(entries, bytes) -> previous (entries, bytes): a Worker's token cache resets
  * between examples past either; tests shrink them to exercise the resets. */
 static PyObject *mod_set_intern_limits(PyObject *self, PyObject *args) {
@@ -162,6 +173,8 @@ static PyMethodDef module_methods[] = {
     {"pair_info", mod_pair_info, METH_O, "pair_info(corpus) -> sizes of a pair corpus (for tests)."},
     {"_spare_workers", mod_spare_workers, METH_O,
      "_spare_workers(n) -> old n: how many dropped Workers' buffers are kept for new ones (0 frees them)."},
+    {"_set_batch_head", mod_set_batch_head, METH_O,
+     "_set_batch_head(bytes) -> old: text an n_jobs batch reads per thread before its helpers start."},
     {"_set_intern_limits", mod_set_intern_limits, METH_VARARGS,
      "_set_intern_limits(entries, bytes) -> old (entries, bytes): a Worker's token-cache reset thresholds."},
     {NULL}

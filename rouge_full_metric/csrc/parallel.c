@@ -7,10 +7,10 @@
  * A pool thread per chunk that took the GIL twice per chunk (to read its texts, to build its
  * results) stalled behind any GIL holder the kernel had descheduled: on a machine whose other
  * core was busy, n_jobs=2 ran slower than n_jobs=1.  Here the caller reads every text once
- * (phase 1), then it and the helpers take chunks from a shared counter and score them with the
- * GIL released (phase 2); only the caller builds results (phase 3), between its own chunks, so
- * a helper never waits for the GIL and the caller never waits for a helper until nothing is left
- * to take.  Chunks shrink as the batch drains (a share of the remaining bytes, within bounds):
+ * (phase 1: the head before the helpers start, the rest after its first chunk), then it and the
+ * helpers take chunks from a shared counter and score them with the GIL released (phase 2); only
+ * the caller builds results (phase 3), between its own chunks, so a helper never waits for the
+ * GIL and the caller never waits for a helper until nothing is left to take.  Chunks shrink as the batch drains (a share of the remaining bytes, within bounds):
  * a helper the kernel parks then holds back one small chunk at the end, not a big one.  The
  * cancel byte stops every thread within a millisecond or so when the caller is interrupted.
  */
@@ -40,6 +40,11 @@
 #define CHUNK_MAX_BYTES ((Py_ssize_t)256 << 10)
 /* a chunk is at most 1/(CHUNK_SPLIT * threads) of what is left */
 #define CHUNK_SPLIT 4
+/* Text read before any helper starts, per thread: the rest is read by the caller after its first
+ * chunk, while the helpers score these (news: the whole read, 0.8 ms, was 4 % of an n_jobs=2 call
+ * spent by one thread).  Enough for the caller's first chunk and each helper's next ones, as a
+ * helper that finds the rest unread waits for it. */
+static Py_ssize_t HEAD_BYTES_PER_THREAD = 2 * CHUNK_MAX_BYTES;
 /* the longest a helper waits for the caller's run() to end before it returns (batch_wait_finished) */
 #define FINISH_WAIT_MS 1000
 
@@ -73,15 +78,26 @@ static void gate_free(Gate *g) {
     PyThread_free_lock(g->lock);
 }
 
+/* The texts of consecutive examples, read in one go: the batch's head, or the rest. */
+typedef struct {
+    Texts t;
+    Py_ssize_t first;               /* the batch's index of t's example 0 */
+    Py_ssize_t *ends;               /* bytes of text (+1 per example) in t's examples 0..i-1 */
+    PS *stats;                      /* t's examples', written by whichever thread scores them */
+} Part;
+
 typedef struct {
     PyObject_HEAD
     EngineObject *eng;
-    Texts t;
-    Py_ssize_t *ends;               /* bytes of text (+1 per example) in examples 0..i-1 */
-    PS *stats; SC *scores;          /* every example's, written by whichever thread scores it */
+    Py_ssize_t count;               /* examples */
+    Part part[2];                   /* the head, and the rest (empty when the head is all) */
+    int nread;                      /* parts read: 1, then 2 */
+    PyObject *pseq, *rseq;          /* what the rest is read from, until it is; start: its first */
+    Py_ssize_t start;
+    SC *scores;                     /* every example's, written by whichever thread scores it */
     PyObject *scores_list, *stats_list;
     int nthreads;
-    PyThread_type_lock lock;        /* guards next, inflight, done, ndone, failed, claimed, the gates */
+    PyThread_type_lock lock;        /* guards next, inflight, done, ndone, failed, claimed, nread, the gates */
     Py_ssize_t next;                /* first example no thread has taken */
     Py_ssize_t inflight;            /* chunks being scored */
     Py_ssize_t *done; Py_ssize_t ndone, donecap;   /* finished chunks as (first, stop) pairs */
@@ -90,6 +106,7 @@ typedef struct {
     volatile unsigned char cancel;  /* set by the caller when it stops (Ctrl-C, an error) */
     Gate idle;                      /* opens once no chunk is left or in flight, nor a Worker claimed */
     Gate drained;                   /* opens once no chunk is left to take (or taking stopped) */
+    Gate read;                      /* opens once every text is read (or taking stopped) */
     Gate finished;                  /* opens once the caller's run() (or stop()) is over */
     int caller_started;
     /* The helpers' Workers (strong references), which the caller gives back to its pool with its
@@ -107,14 +124,21 @@ typedef struct {
 static PyTypeObject BatchType;
 
 static void Batch_dealloc(BatchObject *b) {
-    texts_free(&b->t);
-    free(b->ends); free(b->stats); free(b->scores); free(b->done);
+    for (int k = 0; k < 2; k++) {
+        texts_free(&b->part[k].t);
+        free(b->part[k].ends);
+        free(b->part[k].stats);
+    }
+    Py_XDECREF(b->pseq);
+    Py_XDECREF(b->rseq);
+    free(b->scores); free(b->done);
     Py_XDECREF(b->scores_list);
     Py_XDECREF(b->stats_list);
     Py_XDECREF(b->eng);
     if (b->lock) PyThread_free_lock(b->lock);
     gate_free(&b->idle);
     gate_free(&b->drained);
+    gate_free(&b->read);
     gate_free(&b->finished);
     for (int i = 0; i < b->njoined; i++) Py_DECREF(b->joined[i]);
     free(b->joined);
@@ -125,36 +149,93 @@ static void Batch_dealloc(BatchObject *b) {
  * caller's CPU stops waiting; once no chunk is in flight either and no helper still holds its
  * Worker, the caller's wait ends. */
 static void batch_check_idle(BatchObject *b) {
-    if (!(b->next >= b->t.count || b->failed || b->cancel)) return;
+    if (b->nread == 2 || b->failed || b->cancel) gate_open(&b->read);
+    if (!(b->next >= b->count || b->failed || b->cancel)) return;
     gate_open(&b->drained);
     if (b->inflight == 0 && b->claimed == 0) gate_open(&b->idle);
 }
 
-/* The next chunk [*first, *stop), or 0 when none is left (or the batch stopped). */
+/* Bytes of text in examples first.. of the batch (under b->lock), the rest's estimated from the
+ * head until it is read. */
+static Py_ssize_t batch_bytes_from(const BatchObject *b, Py_ssize_t first) {
+    const Part *h = &b->part[0], *r = &b->part[1];
+    Py_ssize_t nh = h->t.count, bytes = 0;
+    if (first < nh) bytes = h->ends[nh] - h->ends[first];
+    if (b->count > nh) {
+        if (b->nread == 2) bytes += r->ends[r->t.count] - r->ends[first > nh ? first - nh : 0];
+        else bytes += (b->count - (first > nh ? first : nh)) * (h->ends[nh] / (nh ? nh : 1));
+    }
+    return bytes;
+}
+
+/* The part that holds example i. */
+static inline Part *batch_part(BatchObject *b, Py_ssize_t i) {
+    return &b->part[i >= b->part[0].t.count];
+}
+
+enum { TAKE_NONE, TAKE_CHUNK, TAKE_UNREAD };
+
+/* The next chunk [*first, *stop), all in one part; TAKE_NONE when none is left (or the batch
+ * stopped), TAKE_UNREAD when the next examples' texts are not read yet. */
 static int batch_take(BatchObject *b, Py_ssize_t *first, Py_ssize_t *stop) {
-    int ok = 0;
+    int got = TAKE_NONE;
     PyThread_acquire_lock(b->lock, WAIT_LOCK);
-    Py_ssize_t s = b->next, n = b->t.count;
-    if (!b->failed && !b->cancel && s < n) {
-        Py_ssize_t want = (b->ends[n] - b->ends[s]) / (CHUNK_SPLIT * b->nthreads);
+    Py_ssize_t s = b->next;
+    const Part *pt = batch_part(b, s);
+    if (b->failed || b->cancel || s >= b->count) {
+        got = TAKE_NONE;
+    } else if (pt != &b->part[0] && b->nread < 2) {
+        got = TAKE_UNREAD;
+    } else {
+        Py_ssize_t want = batch_bytes_from(b, s) / (CHUNK_SPLIT * b->nthreads);
         if (want < CHUNK_MIN_BYTES) want = CHUNK_MIN_BYTES;
         if (want > CHUNK_MAX_BYTES) want = CHUNK_MAX_BYTES;
-        /* the first e > s with ends[e] - ends[s] >= want, or n */
-        Py_ssize_t lo = s + 1, hi = n;
+        /* in the part's numbering, the first e > s with ends[e] - ends[s] >= want, or its end */
+        const Py_ssize_t *ends = pt->ends, ls = s - pt->first;
+        Py_ssize_t lo = ls + 1, hi = pt->t.count;
         while (lo < hi) {
             Py_ssize_t mid = lo + (hi - lo) / 2;
-            if (b->ends[mid] - b->ends[s] >= want) hi = mid;
+            if (ends[mid] - ends[ls] >= want) hi = mid;
             else lo = mid + 1;
         }
         *first = s;
-        *stop = lo;
-        b->next = lo;
+        *stop = pt->first + lo;
+        b->next = *stop;
         b->inflight++;
-        ok = 1;
+        got = TAKE_CHUNK;
         batch_check_idle(b);   /* the last chunk taken: helpers waiting off the caller's CPU go */
     }
     PyThread_release_lock(b->lock);
-    return ok;
+    return got;
+}
+
+/* Reads a part's texts (GIL held): examples part->first.. of the batch, count of them, or up to
+ * max_bytes (texts_read).  0, or -1 with an exception set. */
+static int batch_read(BatchObject *b, Part *part, Py_ssize_t count, Py_ssize_t max_bytes) {
+    EngineObject *e = b->eng;
+    if (texts_read(e, b->pseq, b->rseq, b->start + part->first, count, max_bytes, &part->t)) return -1;
+    const Texts *t = &part->t;
+    part->ends = (Py_ssize_t *)malloc((size_t)(t->count + 1) * sizeof(Py_ssize_t));
+    part->stats = (PS *)malloc((size_t)((t->nsrc - t->count) * e->ntypes + 1) * sizeof(PS));
+    if (!part->ends || !part->stats) { PyErr_NoMemory(); return -1; }
+    part->ends[0] = 0;
+    for (Py_ssize_t i = 0; i < t->count; i++) part->ends[i + 1] = part->ends[i] + example_bytes(t, i);
+    return 0;
+}
+
+/* The caller (GIL held): the texts after the head, unless read.  0, or -1 with an exception set. */
+static int batch_read_rest(BatchObject *b) {
+    if (b->nread == 2) return 0;
+    Part *rest = &b->part[1];
+    rest->first = b->part[0].t.count;
+    if (batch_read(b, rest, b->count - rest->first, 0)) return -1;
+    Py_CLEAR(b->pseq);
+    Py_CLEAR(b->rseq);
+    PyThread_acquire_lock(b->lock, WAIT_LOCK);
+    b->nread = 2;
+    batch_check_idle(b);
+    PyThread_release_lock(b->lock);
+    return 0;
 }
 
 /* A helper: wait (off the CPU) while it shares the caller's CPU and chunks are left. */
@@ -212,7 +293,9 @@ static int batch_build_done(BatchObject *b) {
         }
         PyThread_release_lock(b->lock);
         if (!more) return 0;
-        if (build_range(b->eng, &b->t, first, stop, b->stats, b->scores, b->scores_list, b->stats_list)) return -1;
+        const Part *pt = batch_part(b, first);
+        if (build_range(b->eng, &pt->t, first - pt->first, stop - pt->first, pt->stats,
+                        b->scores + pt->first * b->eng->ntypes, b->scores_list, b->stats_list, pt->first)) return -1;
     }
 }
 
@@ -228,12 +311,26 @@ static void batch_work(BatchObject *b, WorkerObject *w, Ctx *c, int caller) {
         }
 #endif
         if (!caller) batch_keep_off_caller_cpu(b, w);
-        if (c->err || !batch_take(b, &first, &stop)) break;
-        score_range(c, w, &b->t, first, stop, b->stats, b->scores, caller);
+        if (c->err) break;
+        int got = batch_take(b, &first, &stop);
+        if (got == TAKE_NONE) break;
+        if (got == TAKE_UNREAD) {
+            if (caller) {   /* a helper took the whole head before the caller's first chunk */
+                PyEval_RestoreThread(c->ts);
+                if (batch_read_rest(b)) c->err = ERR_PY;
+                c->ts = PyEval_SaveThread();
+            } else {   /* the caller reads it now; stop() opens the gate too */
+                gate_wait(&b->read, (PY_TIMEOUT_T)SIGNAL_MS * 1000);
+            }
+            continue;
+        }
+        const Part *pt = batch_part(b, first);
+        score_range(c, w, &pt->t, first - pt->first, stop - pt->first, pt->stats,
+                    b->scores + pt->first * b->eng->ntypes, caller);
         if (batch_done(b, first, stop, !c->err) && !c->err) c->err = ERR_NOMEM;
         if (caller && !c->err) {
             PyEval_RestoreThread(c->ts);
-            if (batch_build_done(b)) c->err = ERR_PY;
+            if (batch_build_done(b) || batch_read_rest(b)) c->err = ERR_PY;
             c->ts = PyEval_SaveThread();
         }
     }
@@ -287,7 +384,7 @@ static PyObject *Batch_join(BatchObject *b, PyObject *wo) {
     /* the claim in the same hold of the lock as the look at what is left: the caller's wait for
      * the batch to be idle cannot end between the two */
     PyThread_acquire_lock(b->lock, WAIT_LOCK);
-    int open = !b->collected && !b->failed && !b->cancel && b->next < b->t.count;
+    int open = !b->collected && !b->failed && !b->cancel && b->next < b->count;
     if (open) b->claimed++;
     PyThread_release_lock(b->lock);
     if (!open) Py_RETURN_FALSE;
@@ -415,8 +512,9 @@ static PyObject *Batch_stop(BatchObject *b, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-/* Engine.batch(predictions, references, start, stop, with_stats, threads) -> Batch: the texts
- * of examples start..stop-1 read (phase 1), ready for run() and work(). */
+/* Engine.batch(predictions, references, start, stop, with_stats, threads) -> Batch of examples
+ * start..stop-1, ready for run() and work(): the head of its texts read (the rest is read in
+ * run(), where errors in it are raised). */
 static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     PyObject *preds, *refs, *pseq, *rseq;
     Py_ssize_t start, stop;
@@ -430,38 +528,37 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     Py_INCREF(e);
     b->eng = e;
     b->nthreads = nthreads;
+    b->pseq = pseq;   /* the batch owns these references now */
+    b->rseq = rseq;
+    b->start = start;
 #ifdef SAME_CPU_CHECK
     b->caller_cpu = sched_getcpu();   /* before any helper starts */
 #else
     b->caller_cpu = -1;
 #endif
-    Py_ssize_t count = stop - start;
-    int rc = texts_read(e, pseq, rseq, start, count, &b->t);
-    Py_DECREF(pseq);
-    Py_DECREF(rseq);
-    if (rc) { Py_DECREF(b); return NULL; }
-    const Texts *t = &b->t;
-    b->ends = (Py_ssize_t *)malloc((size_t)(count + 1) * sizeof(Py_ssize_t));
-    b->stats = (PS *)malloc((size_t)((t->nsrc - count) * e->ntypes + 1) * sizeof(PS));
-    b->scores = (SC *)malloc((size_t)(count * e->ntypes + 1) * sizeof(SC));
+    Py_ssize_t count = b->count = stop - start;
     b->lock = PyThread_allocate_lock();
-    if (!b->ends || !b->stats || !b->scores || !b->lock || gate_init(&b->idle) || gate_init(&b->drained) ||
+    b->scores = (SC *)malloc((size_t)(count * e->ntypes + 1) * sizeof(SC));
+    if (!b->scores || !b->lock || gate_init(&b->idle) || gate_init(&b->drained) || gate_init(&b->read) ||
         gate_init(&b->finished)) {
         Py_DECREF(b);
         return PyErr_NoMemory();
     }
-    b->ends[0] = 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        Py_ssize_t bytes = 1;
-        for (Py_ssize_t k = t->exoff[i]; k < t->exoff[i + 1]; k++) {
-            const Src *s = &t->srcs[k];
-            if (!s->is_list) bytes += s->whole.n;
-            else for (Py_ssize_t j = 0; j < s->count; j++) bytes += t->items[s->first + j].n;
-        }
-        b->ends[i + 1] = b->ends[i] + bytes;
+    b->nread = 1;
+    if (batch_read(b, &b->part[0], count, nthreads > 1 ? (Py_ssize_t)nthreads * HEAD_BYTES_PER_THREAD : 0)) {
+        Py_DECREF(b);
+        return NULL;
+    }
+    if (b->part[0].t.count == count) {   /* the head is all */
+        b->nread = 2;
+        b->part[1].first = count;
+        batch_check_idle(b);
+        Py_CLEAR(b->pseq);
+        Py_CLEAR(b->rseq);
     }
     /* no more threads than minimum-size chunks: the others would find nothing to take */
-    if (b->nthreads > 1 + b->ends[count] / CHUNK_MIN_BYTES) b->nthreads = (int)(1 + b->ends[count] / CHUNK_MIN_BYTES);
+    Py_ssize_t bytes = batch_bytes_from(b, 0);
+    if (b->nthreads > 1 + bytes / CHUNK_MIN_BYTES) b->nthreads = (int)(1 + bytes / CHUNK_MIN_BYTES);
     if (!(b->scores_list = PyList_New(count)) || (with_stats && !(b->stats_list = PyList_New(count)))) {
         Py_DECREF(b);
         return NULL;
