@@ -1,11 +1,13 @@
 """The threads that help a caller score with ``n_jobs > 1`` (see :mod:`.batch`).
 
-A small pool of daemon threads instead of ``concurrent.futures.ThreadPoolExecutor``: a process's
-first ``n_jobs=2`` call spent 9-10 ms importing ``concurrent.futures`` and building the executor
-before its helper could start, a fifth of a news batch of 11,490 pairs, during which the caller
-waited too.  A thread here costs ~0.4 ms to start and the modules it needs are loaded already.
-Daemon threads: the interpreter does not wait for them at exit (a helper works only while its
-caller waits for it, so there is nothing left to finish by then).
+A small pool of threads instead of ``concurrent.futures.ThreadPoolExecutor``: a process's first
+``n_jobs=2`` call spent 9-10 ms importing ``concurrent.futures`` and building the executor before
+its helper could start, a fifth of a news batch of 11,490 pairs, during which the caller waited
+too.  The threads are started with ``_thread.start_new_thread``, which returns at once:
+``threading.Thread.start`` waits for the new thread to run, and the new thread, once it has the
+GIL, went on to take its task and make its Worker (0.4-0.6 ms of a new interpreter's first call,
+the caller waiting).  Like daemon threads, the interpreter does not wait for them at exit (a
+helper works only while its caller waits for it, so there is nothing left to finish by then).
 
 A task is a call ``fn()`` with the four methods of a ``Future`` that the callers use:
 :meth:`Task.cancel` (a task not started never runs), :meth:`Task.cancelled`, :meth:`Task.done` and
@@ -15,6 +17,7 @@ A task is a call ``fn()`` with the four methods of a ``Future`` that the callers
 >>> tasks[0].result(), tasks[0].done(), tasks[0].cancelled()
 (42, True, False)
 """
+import _thread
 import os
 import threading
 from queue import SimpleQueue
@@ -125,7 +128,7 @@ def submit(n_jobs: int, fn: Callable[[], object], count: int) -> List[Task]:
             _queue.put(task)
     for k in range(start):
         try:
-            threading.Thread(target=_serve, args=(_queue,), name="rouge_full_metric-helper", daemon=True).start()
+            _thread.start_new_thread(_serve, (_queue,))
         except RuntimeError:   # no more threads (a limit of the system): the callers work alone
             with _lock:
                 _threads -= start - k
