@@ -21,8 +21,10 @@ pass"``, not pinned: the kernel places it, as it would a neighbour's job), so th
 one free core and a half, n_jobs=1 one.  "free": nothing started by this script; other jobs on the
 machine are not controlled, so the load average is printed before each condition.  "onecore":
 every thread of this process pinned to one CPU (Linux), so that n_jobs=2 has nothing more than
-n_jobs=1: the cost of the threads alone, which the machine's other jobs change much less than
-they change "free" and "busy" (n_jobs must never cost: the target is >= 0.97x there too).
+n_jobs=1 (n_jobs must never cost: the target is >= 0.97x there too).  Since n_jobs is capped by
+the CPUs the process may run on, n_jobs=2 starts no helper there; before, this row measured the
+threads taking turns on one CPU (0.85-0.99x for a new interpreter's first call), which "busy"
+still does when the kernel puts the helper on the caller's CPU.
 
 "ceiling" (with the second core free): what two cores give this machine on this very job, as
 opposed to what n_jobs=2 makes of them.  Two worker processes each score the batch with n_jobs=1,

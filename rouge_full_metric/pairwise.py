@@ -270,7 +270,8 @@ def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, 
 
     ``texts_b=None`` scores ``texts_a`` against itself.  ``rouge_type`` is needed when the scorer
     has several types (any type name the scorer's flavor supports may be given).  ``n_jobs``
-    threads share the rows (-1: every core).  ``backend="python"`` forces the pure-Python engine.
+    threads share the rows (-1: every CPU the process may use; never more threads than those
+    CPUs).  ``backend="python"`` forces the pure-Python engine.
     A matrix larger than ``max_bytes`` (default :data:`MAX_MATRIX_BYTES`, 1 GiB: 8 bytes a cell)
     is refused with a ``MemoryError`` naming its size before anything is allocated.
 

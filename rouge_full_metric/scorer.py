@@ -476,8 +476,9 @@ class RougeScorer:
         """``[self.score(p, r) for p, r in zip(predictions, references)]``, many pairs per call.
 
         With the compiled core (``rouge_full_metric.compiled.backend() == "compiled"``) the batch is
-        scored in C with the GIL released, ``n_jobs`` threads sharing it (-1: every core); without
-        it the pure-Python engine gives identical results.
+        scored in C with the GIL released, ``n_jobs`` threads sharing it (-1: every CPU the process
+        may use; never more threads than those CPUs); without it the pure-Python engine gives
+        identical results.
 
         >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a b c", ["c", "d"]])[1]["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)

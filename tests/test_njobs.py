@@ -23,6 +23,13 @@ from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core is not built")
 
+
+@pytest.fixture(autouse=True)
+def many_cpus(monkeypatch):
+    """n_jobs starts no more threads than the process has CPUs; these tests run 3-5 threads on
+    whatever machine runs them (the paths of several helpers)."""
+    monkeypatch.setattr(batch, "_available_cpus", lambda: 64)
+
 VOCAB = ["w%d" % i for i in range(300)] + ["running", "runs", "the", "of", "Über", "naïve", "東京"]
 
 
@@ -320,7 +327,9 @@ def _pin_threads(cpus):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the same-CPU check is Linux's sched_getcpu")
 def test_a_helper_on_the_callers_cpu_leaves_the_work_to_the_caller():
     """With one CPU for the process (the other busy elsewhere), a helper would only take turns
-    with the caller and evict its caches: it waits instead, and the caller scores everything."""
+    with the caller and evict its caches: it waits instead, and the caller scores everything.
+    (The threads are pinned to one CPU here, and the fixture hides that from n_jobs, which would
+    otherwise start no helper at all: the test after this one.)"""
     preds, refs = _batch(9, 3000)
     scorer = RougeScorer(RS, flavor="rouge_score")
     want = score_batch(RougeScorer(RS, flavor="rouge_score"), preds, refs)
@@ -338,6 +347,29 @@ def test_a_helper_on_the_callers_cpu_leaves_the_work_to_the_caller():
         threading.Event().wait(0.01)
     sizes = sorted(worker.vocabulary_size() for worker in cs._free)
     assert len(sizes) == 2 and sizes[0] == 0 < sizes[1], sizes
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity here")
+def test_a_process_on_one_cpu_starts_no_helper(monkeypatch):
+    """n_jobs is capped by the CPUs the process may run on (taskset, a container's cpuset):
+    pinned to one CPU, n_jobs=2 and -1 score as n_jobs=1, with no helper thread."""
+    monkeypatch.undo()   # the real CPU count
+    preds, refs = _batch(14, 600)
+    scorer = RougeScorer(RS, flavor="rouge_score")
+    want = score_batch(scorer, preds, refs)
+    started = []
+    monkeypatch.setattr(batch.thread_pool, "submit", lambda *args: started.append(args) or [])
+    monkeypatch.setattr(batch, "_run_chunks", lambda *args, **kw: started.append(args) or [])
+    before = os.sched_getaffinity(0)
+    _pin_threads({min(before)})
+    try:
+        assert batch._check_n_jobs(2) == batch._check_n_jobs(-1) == 1
+        assert score_batch(scorer, preds, refs, n_jobs=2) == want
+        assert score_batch(scorer, preds, refs, n_jobs=-1) == want
+    finally:
+        _pin_threads(before)
+    assert started == []
+    assert batch._check_n_jobs(-1) == len(before) and batch._check_n_jobs(1000) == len(before)
 
 
 def test_a_helper_returns_only_after_the_callers_run():

@@ -5,7 +5,9 @@ import sys
 import threading
 import time
 
-from rouge_full_metric import thread_pool
+import pytest
+
+from rouge_full_metric import batch, thread_pool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -81,6 +83,7 @@ print(" ".join(m for m in ("concurrent.futures", "importlib.metadata") if m in s
 """
 
 
+@pytest.mark.skipif(batch._available_cpus() < 2, reason="one CPU: n_jobs=2 starts no helper")
 def test_a_process_scoring_with_two_jobs_keeps_its_helpers_and_imports_little():
     """A fresh interpreter's 40 calls with n_jobs=2: at most two helper threads for all of
     them, and neither concurrent.futures nor importlib.metadata imported (9-10 and ~20 ms of a
