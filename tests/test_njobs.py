@@ -137,19 +137,28 @@ def test_long_and_empty_examples_mixed():
     _same(RougeScorer(RS, flavor="rouge_score"), preds, refs)
 
 
-def test_inputs_the_core_rejects_give_the_single_thread_answer():
+@pytest.mark.parametrize("head", [None, 1], ids=["whole_batch_first", "one_example_first"])
+def test_inputs_the_core_rejects_give_the_single_thread_answer(head):
     """The core refuses a batch it cannot read; the chunks then go through the Python path,
-    which scores them or raises the indexed error n_jobs=1 raises."""
-    preds, refs = _batch(6, 300, hi=20)
-    scorer = RougeScorer(["rouge1", "rougeL"])
-    preds_bytes = [p.encode("utf-8") if k % 7 == 0 else p for k, p in enumerate(preds)]
-    _same(scorer, preds_bytes, refs)
-    bad = list(preds)
-    bad[250] = 17
-    _same_error(TypeError, scorer, bad, refs)
-    empty_refs = list(refs)
-    empty_refs[100] = []
-    _same_error(ValueError, scorer, preds, empty_refs)
+    which scores them or raises the indexed error n_jobs=1 raises.  With a one-example head,
+    the texts are refused in the caller's run(), the helpers at work: they stop, and the
+    scorer's Workers still serve the next call."""
+    old = compiled.core._set_batch_head(head) if head else None
+    try:
+        preds, refs = _batch(6, 300, hi=20)
+        scorer = RougeScorer(["rouge1", "rougeL"])
+        preds_bytes = [p.encode("utf-8") if k % 7 == 0 else p for k, p in enumerate(preds)]
+        _same(scorer, preds_bytes, refs)
+        bad = list(preds)
+        bad[250] = 17
+        _same_error(TypeError, scorer, bad, refs)
+        empty_refs = list(refs)
+        empty_refs[100] = []
+        _same_error(ValueError, scorer, preds, empty_refs)
+        assert _same(scorer, preds, refs, jobs=(2,))
+    finally:
+        if old:
+            compiled.core._set_batch_head(old)
 
 
 @pytest.fixture
@@ -185,21 +194,6 @@ def test_a_helper_waits_for_the_texts_the_caller_has_not_read(small_head):
     assert bt.collect() == [helper_worker]
     want = score_examples(RougeScorer(["rouge1", "rougeL"], flavor="rouge_score"), preds, refs)
     assert repr(got) == repr(want)
-
-
-def test_texts_the_core_rejects_after_the_head_give_the_single_thread_answer(small_head):
-    """The rest of the texts is read in the caller's run(), with the helpers at work: an error
-    there stops them, and the call gives n_jobs=1's error (or scores)."""
-    preds, refs = _batch(6, 300, hi=20)
-    scorer = RougeScorer(["rouge1", "rougeL"])
-    bad = list(preds)
-    bad[250] = 17
-    _same_error(TypeError, scorer, bad, refs)
-    empty_refs = list(refs)
-    empty_refs[100] = []
-    _same_error(ValueError, scorer, preds, empty_refs)
-    _same(scorer, [p.encode("utf-8") if k % 7 == 0 else p for k, p in enumerate(preds)], refs, jobs=(2,))
-    assert _same(scorer, preds, refs, jobs=(2,))   # the scorer's Workers still serve
 
 
 def test_a_batch_gives_the_collector_nothing_of_its_texts_to_visit():

@@ -53,7 +53,7 @@ def _parser():
     what.add_argument("--rouge-options", nargs="+", metavar="KEY=VALUE", default=[],
                       help="RougeScorer options, e.g. flavor=paper use_stemmer=true lang=de multi_ref=max "
                            "(default: RougeScorer's: flavor rouge155, no stemming)")
-    what.add_argument("--jobs", type=int, default=1, metavar="N", help="scoring threads (-1: every core)")
+    what.add_argument("--jobs", type=int, default=1, metavar="N", help="scoring threads (-1: every CPU this process may use)")
     stats = p.add_argument_group("statistics")
     stats.add_argument("--level", nargs="+", default=["system"], choices=("summary", "system", "global", "input"),
                        help="default: system")
