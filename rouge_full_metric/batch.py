@@ -381,7 +381,7 @@ def _check_n_jobs(n_jobs) -> int:
     if n_jobs is None:
         return 1
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or (n_jobs < 1 and n_jobs != -1):
-        raise ValueError("n_jobs must be a whole number >= 1, or -1 for every core, got %r" % (n_jobs,))
+        raise ValueError("n_jobs must be a whole number >= 1, or -1 for every CPU this process may use, got %r" % (n_jobs,))
     cpus = _available_cpus()
     return cpus if n_jobs == -1 else min(int(n_jobs), cpus)
 
