@@ -10,9 +10,10 @@
  * (phase 1: the head before the helpers start, the rest after its first chunk), then it and the
  * helpers take chunks from a shared counter and score them with the GIL released (phase 2); only
  * the caller builds results (phase 3), between its own chunks, so a helper never waits for the
- * GIL and the caller never waits for a helper until nothing is left to take.  Chunks shrink as the batch drains (a share of the remaining bytes, within bounds):
- * a helper the kernel parks then holds back one small chunk at the end, not a big one.  The
- * cancel byte stops every thread within a millisecond or so when the caller is interrupted.
+ * GIL and the caller never waits for a helper until nothing is left to take.  Chunks shrink as
+ * the batch drains (a share of the remaining bytes, within bounds): a helper the kernel parks
+ * then holds back one small chunk at the end, not a big one.  The cancel byte stops every
+ * thread within a millisecond or so when the caller is interrupted.
  */
 
 /* A helper on the CPU the caller runs on (the other one busy with another job) would only
@@ -114,7 +115,7 @@ typedef struct {
      * GIL, and a Worker it gave back itself stayed out until then -- the next batch's helper, on
      * another pool thread, then started a Worker of its own, with a cold token cache (news: 25-40
      * ms instead of 21 for a third of the calls when batches followed each other). */
-    PyObject **joined; int njoined, joinedcap;
+    PyObject **joined; Py_ssize_t njoined, joinedcap;
     int claimed;                    /* joined helpers that may still use their Worker */
     int collected;                  /* collect() was called: no helper joins any more */
     volatile int caller_cpu;        /* where the caller last took a chunk (-1: unknown) */
@@ -140,7 +141,7 @@ static void Batch_dealloc(BatchObject *b) {
     gate_free(&b->drained);
     gate_free(&b->read);
     gate_free(&b->finished);
-    for (int i = 0; i < b->njoined; i++) Py_DECREF(b->joined[i]);
+    for (Py_ssize_t i = 0; i < b->njoined; i++) Py_DECREF(b->joined[i]);
     free(b->joined);
     PyObject_Free(b);
 }
@@ -223,18 +224,23 @@ static int batch_read(BatchObject *b, Part *part, Py_ssize_t count, Py_ssize_t m
     return 0;
 }
 
-/* The caller (GIL held): the texts after the head, unless read.  0, or -1 with an exception set. */
-static int batch_read_rest(BatchObject *b) {
-    if (b->nread == 2) return 0;
-    Part *rest = &b->part[1];
-    rest->first = b->part[0].t.count;
-    if (batch_read(b, rest, b->count - rest->first, 0)) return -1;
+/* Every text is read (GIL held): the sequences go, helpers waiting for the rest take it. */
+static void batch_all_read(BatchObject *b) {
     Py_CLEAR(b->pseq);
     Py_CLEAR(b->rseq);
     PyThread_acquire_lock(b->lock, WAIT_LOCK);
     b->nread = 2;
     batch_check_idle(b);
     PyThread_release_lock(b->lock);
+}
+
+/* The caller (GIL held): the texts after the head, unless read.  0, or -1 with an exception set. */
+static int batch_read_rest(BatchObject *b) {
+    if (b->nread == 2) return 0;
+    Part *rest = &b->part[1];
+    rest->first = b->part[0].t.count;
+    if (batch_read(b, rest, b->count - rest->first, 0)) return -1;
+    batch_all_read(b);
     return 0;
 }
 
@@ -388,18 +394,12 @@ static PyObject *Batch_join(BatchObject *b, PyObject *wo) {
     if (open) b->claimed++;
     PyThread_release_lock(b->lock);
     if (!open) Py_RETURN_FALSE;
-    if (b->njoined == b->joinedcap) {
-        int cap = b->joinedcap ? 2 * b->joinedcap : 4;
-        PyObject **q = (PyObject **)realloc(b->joined, (size_t)cap * sizeof(PyObject *));
-        if (!q) {
-            PyThread_acquire_lock(b->lock, WAIT_LOCK);
-            b->claimed--;
-            batch_check_idle(b);
-            PyThread_release_lock(b->lock);
-            return PyErr_NoMemory();
-        }
-        b->joined = q;
-        b->joinedcap = cap;
+    if (grow((void **)&b->joined, &b->joinedcap, b->njoined + 1, sizeof(PyObject *))) {
+        PyThread_acquire_lock(b->lock, WAIT_LOCK);
+        b->claimed--;
+        batch_check_idle(b);
+        PyThread_release_lock(b->lock);
+        return PyErr_NoMemory();
     }
     Py_INCREF(wo);
     b->joined[b->njoined++] = wo;
@@ -418,7 +418,7 @@ static PyObject *Batch_collect(BatchObject *b, PyObject *unused) {
     if (claimed) return PyList_New(0);
     PyObject *out = PyList_New(b->njoined);
     if (!out) return NULL;
-    for (int i = 0; i < b->njoined; i++) PyList_SET_ITEM(out, i, b->joined[i]);   /* the reference moves */
+    for (Py_ssize_t i = 0; i < b->njoined; i++) PyList_SET_ITEM(out, i, b->joined[i]);   /* the reference moves */
     b->njoined = 0;
     return out;
 }
@@ -427,7 +427,7 @@ static PyObject *Batch_collect(BatchObject *b, PyObject *unused) {
  * caller stopped the batch). */
 static PyObject *Batch_work(BatchObject *b, PyObject *wo) {
     int joined = 0;
-    for (int i = 0; i < b->njoined; i++) joined |= b->joined[i] == wo;
+    for (Py_ssize_t i = 0; i < b->njoined; i++) joined |= b->joined[i] == wo;
     if (!joined || !((WorkerObject *)wo)->busy) {
         PyErr_SetString(PyExc_RuntimeError, "work(worker): a Worker that join() took, once");
         return NULL;
@@ -550,11 +550,8 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
         return NULL;
     }
     if (b->part[0].t.count == count) {   /* the head is all */
-        b->nread = 2;
         b->part[1].first = count;
-        batch_check_idle(b);
-        Py_CLEAR(b->pseq);
-        Py_CLEAR(b->rseq);
+        batch_all_read(b);
     }
     /* no more threads than minimum-size chunks: the others would find nothing to take */
     Py_ssize_t bytes = batch_bytes_from(b, 0);
