@@ -76,25 +76,26 @@
 /* ------------------------------------------------------------------------------------------ */
 /* the module: test hooks, method table, initialization                                         */
 
-/* _set_table_limit(words) -> previous: tests shrink it to exercise the checkpointed back-traces. */
-static PyObject *mod_set_table_limit(PyObject *self, PyObject *arg) {
+/* A test hook's swap: *setting = arg (a whole number >= 1, else ValueError "<what> must be >= 1"),
+ * returning the previous value. */
+static PyObject *swap_setting(Py_ssize_t *setting, PyObject *arg, const char *what) {
     Py_ssize_t v = PyLong_AsSsize_t(arg);
     if (v == -1 && PyErr_Occurred()) return NULL;
-    if (v < 1) { PyErr_SetString(PyExc_ValueError, "limit must be >= 1"); return NULL; }
-    Py_ssize_t old = TABLE_WORDS_LIMIT;
-    TABLE_WORDS_LIMIT = v;
+    if (v < 1) return PyErr_Format(PyExc_ValueError, "%s must be >= 1", what);
+    Py_ssize_t old = *setting;
+    *setting = v;
     return PyLong_FromSsize_t(old);
+}
+
+/* _set_table_limit(words) -> previous: tests shrink it to exercise the checkpointed back-traces. */
+static PyObject *mod_set_table_limit(PyObject *self, PyObject *arg) {
+    return swap_setting(&TABLE_WORDS_LIMIT, arg, "limit");
 }
 
 /* _set_batch_head(bytes) -> previous: text an n_jobs batch reads per thread before its helpers
  * start; tests shrink it so that the helpers find the rest unread. */
 static PyObject *mod_set_batch_head(PyObject *self, PyObject *arg) {
-    Py_ssize_t v = PyLong_AsSsize_t(arg);
-    if (v == -1 && PyErr_Occurred()) return NULL;
-    if (v < 1) { PyErr_SetString(PyExc_ValueError, "bytes must be >= 1"); return NULL; }
-    Py_ssize_t old = HEAD_BYTES_PER_THREAD;
-    HEAD_BYTES_PER_THREAD = v;
-    return PyLong_FromSsize_t(old);
+    return swap_setting(&HEAD_BYTES_PER_THREAD, arg, "bytes");
 }
 
 /* _set_intern_limits(entries, bytes) -> previous (entries, bytes): a Worker's token cache resets
