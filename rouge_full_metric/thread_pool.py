@@ -9,9 +9,10 @@ GIL, went on to take its task and make its Worker (0.4-0.6 ms of a new interpret
 the caller waiting).  Like daemon threads, the interpreter does not wait for them at exit (a
 helper works only while its caller waits for it, so there is nothing left to finish by then).
 
-A task is a call ``fn()`` with the four methods of a ``Future`` that the callers use:
-:meth:`Task.cancel` (a task not started never runs), :meth:`Task.cancelled`, :meth:`Task.done` and
-:meth:`Task.result` (which re-raises the call's exception in the caller).
+A task is a call ``fn()`` with the methods of a ``Future`` that the callers use,
+:meth:`Task.cancel` (a task not started never runs), :meth:`Task.cancelled` and :meth:`Task.result`
+(which re-raises the call's exception in the caller), and :meth:`Task.done` and :meth:`Task.wait`,
+which the tests use to watch a task.
 
 >>> tasks = submit(2, lambda: 6 * 7, 1)
 >>> tasks[0].result(), tasks[0].done(), tasks[0].cancelled()
