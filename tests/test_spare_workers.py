@@ -7,6 +7,7 @@ import random
 import pytest
 
 from rouge_full_metric import RougeScorer, compiled
+from rouge_full_metric.batch import compiled_scorer
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="compiled core not built")
 
@@ -59,6 +60,23 @@ def test_scores_after_any_parked_worker_equal_fresh_memory(config, spare):
         gc.collect()
         assert scores(config, preds, refs) == expected, previous
         assert scores(config, preds, refs, n_jobs=2) == expected, previous
+
+
+def test_a_worker_makes_its_front_cache_when_it_first_tokenizes(spare):
+    """Every way a Worker tokenizes makes the front cache first (scores, a pairwise corpus, the
+    tokens of one text); a new Worker has none, and a parked one keeps its memory."""
+    compiled.core._spare_workers(0)
+    engine = compiled_scorer(RougeScorer(["rouge1"], flavor="rouge_score")).engine
+    scored, listed, corpus = engine.worker(), engine.worker(), engine.worker()
+    assert scored.front_cache_bytes() == listed.front_cache_bytes() == corpus.front_cache_bytes() == 0
+    assert scored.run(["a b"], ["a c"], 0, 1, False)[0][0]["rouge1"].fmeasure == 0.5
+    assert listed.tokens("a b")[0] == ["a", "b"]
+    compiled.core.pair_corpus(corpus, ["a b"], None)
+    size = scored.front_cache_bytes()
+    assert size > 0 and listed.front_cache_bytes() == corpus.front_cache_bytes() == size
+    compiled.core._spare_workers(2)
+    del scored
+    assert engine.worker().front_cache_bytes() == size
 
 
 def test_spare_workers_argument(spare):

@@ -236,9 +236,9 @@ static void worker_free_engine_parts(WorkerObject *w) {
 /* Keep w's buffers for a later Worker (w->eng already released): 1, or 0 when there is no room
  * (the caller frees them).  Called with the GIL. */
 static int worker_park(WorkerObject *w) {
-    if (nspare >= SPARE_MAX || w->busy || !w->front || worker_bytes(w) > SPARE_BYTES) return 0;
+    if (nspare >= SPARE_MAX || w->busy || worker_bytes(w) > SPARE_BYTES) return 0;
     interner_clear(&w->in);
-    memset(w->front, 0, sizeof(Front) << FRONT_BITS);
+    if (w->front) memset(w->front, 0, sizeof(Front) << FRONT_BITS);
     w->ctx = NULL;
     w->cancel = NULL;
     w->stop = 0;
@@ -277,10 +277,9 @@ static PyObject *Engine_worker(EngineObject *self, PyObject *unused) {
     w->eng = self;
     w->f = (double **)calloc((size_t)(self->ntypes + 1), sizeof(double *));
     w->fn = (Py_ssize_t *)calloc((size_t)(self->ntypes + 1), sizeof(Py_ssize_t));
-    if (!w->front) w->front = (Front *)table_alloc(sizeof(Front) << FRONT_BITS);
     w->ppc = (double *)calloc((size_t)(self->ntypes + 1), sizeof(double));
     w->pgap = (int *)calloc((size_t)(self->ntypes + 1), sizeof(int));
-    if (!w->f || !w->fn || !w->ppc || !w->pgap || !w->front) { Py_DECREF(w); return PyErr_NoMemory(); }
+    if (!w->f || !w->fn || !w->ppc || !w->pgap) { Py_DECREF(w); return PyErr_NoMemory(); }
     return (PyObject *)w;
 }
 
