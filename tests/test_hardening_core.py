@@ -73,6 +73,30 @@ def test_token_cache_resets_by_bytes_and_keeps_scoring_right():
 
 
 @needs_core
+def test_token_cache_past_a_2_mb_table_scores_right_and_resets():
+    """A vocabulary of more than 32,768 tokens takes a table of 2 MB, mapped on huge pages where
+    the system has them (csrc/interner.c); it is freed by the reset and made again."""
+    core = compiled.core
+    old = core._set_intern_limits(50000, 1 << 30)
+    try:
+        scorer = RougeScorer(["rouge1", "rouge2", "rougeL"])
+        rng = random.Random(5)
+        texts = [" ".join("v%d" % (k * 100 + rng.randrange(120)) for _ in range(100)) for k in range(900)]
+        predictions, references = texts[:450], texts[450:]
+        worker = compiled_scorer(scorer).engine.worker()
+        sizes = []
+        for start in range(0, 450, 50):
+            worker.run(predictions, references, start, start + 50, False)
+            sizes.append(worker.vocabulary_size())
+        # past 32,768 (a table of 65,536 slots), then reset past 50,000 and grown again
+        assert any(size > 32768 for size in sizes) and sizes[-1] < max(sizes), sizes
+        compiled_out, python_out = _both(scorer, predictions, references)
+        assert compiled_out == python_out
+    finally:
+        core._set_intern_limits(*old)
+
+
+@needs_core
 def test_token_cache_offsets_past_4_gib():
     """Tokens interned after 4 GiB of token text still compare equal (the offsets were 32 bits).
     The 4 GiB are skipped in the arena, not written: only address space is taken."""

@@ -67,7 +67,8 @@ typedef struct { uint64_t head, head2; uint32_t tag, len, idx1; int32_t fin; } S
 typedef struct {
     Entry *ent; Py_ssize_t nent, capent;
     Slot *tab; Py_ssize_t tabcap;   /* power of two */
-    void *tabmem;                   /* tab's allocation (tab is its first 64-byte boundary) */
+    void *tabmem;                   /* tab's allocation (huge_alloc's raw block) */
+    size_t tabmapped;               /* its huge_alloc mapping (0: malloc'd) */
     char *arena; Py_ssize_t alen, acap;
 } Interner;
 
