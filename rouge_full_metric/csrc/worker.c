@@ -303,10 +303,11 @@ static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, P
 }
 
 /* The float cache's slots of example i + 2 * BUILD_AHEAD's scores, and the objects in the slots
- * of example i + BUILD_AHEAD's (prefetched BUILD_AHEAD examples before), for write: scored since
- * the last build, a chunk's examples find the cache and its few thousand floats evicted, and
- * one miss after another, each behind the last (slot, then object), cost a news batch built in
- * chunks (n_jobs=2) ~1 ms more than one built after all its scoring. */
+ * of example i + BUILD_AHEAD's (prefetched BUILD_AHEAD examples before), for write.  Scoring
+ * evicts the cache and its few thousand floats, and a chunk built after its scoring (n_jobs=2)
+ * met them one miss behind the other (slot, then object): on news, ~0.8 ms a call more than one
+ * build after the whole batch's scoring.  With the prefetches the two cost the same, and the
+ * one-thread build ~0.4 ms less than before (perf samples of result_float). */
 #define BUILD_AHEAD 4
 static inline void build_prefetch(const EngineObject *e, const SC *scores, Py_ssize_t i, Py_ssize_t b) {
     uint64_t bits;
