@@ -84,7 +84,8 @@ typedef struct {
     Texts t;
     Py_ssize_t first;               /* the batch's index of t's example 0 */
     Py_ssize_t *ends;               /* bytes of text (+1 per example) in t's examples 0..i-1 */
-    PS *stats;                      /* t's examples', written by whichever thread scores them */
+    PS *stats;                      /* t's examples', written by whichever thread scores them
+                                     * (NULL when the call wants none) */
 } Part;
 
 typedef struct {
@@ -97,6 +98,7 @@ typedef struct {
     Py_ssize_t start;
     SC *scores;                     /* every example's, written by whichever thread scores it */
     PyObject *scores_list, *stats_list;
+    int with_stats;
     int nthreads;
     PyThread_type_lock lock;        /* guards next, inflight, done, ndone, failed, claimed, nread, the gates */
     Py_ssize_t next;                /* first example no thread has taken */
@@ -217,8 +219,8 @@ static int batch_read(BatchObject *b, Part *part, Py_ssize_t count, Py_ssize_t m
     if (texts_read(e, b->pseq, b->rseq, b->start + part->first, count, max_bytes, &part->t)) return -1;
     const Texts *t = &part->t;
     part->ends = (Py_ssize_t *)malloc((size_t)(t->count + 1) * sizeof(Py_ssize_t));
-    part->stats = (PS *)malloc((size_t)((t->nsrc - t->count) * e->ntypes + 1) * sizeof(PS));
-    if (!part->ends || !part->stats) { PyErr_NoMemory(); return -1; }
+    if (b->with_stats) part->stats = (PS *)malloc((size_t)((t->nsrc - t->count) * e->ntypes + 1) * sizeof(PS));
+    if (!part->ends || (b->with_stats && !part->stats)) { PyErr_NoMemory(); return -1; }
     part->ends[0] = 0;
     for (Py_ssize_t i = 0; i < t->count; i++) part->ends[i + 1] = part->ends[i] + example_bytes(t, i);
     return 0;
@@ -528,6 +530,7 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     Py_INCREF(e);
     b->eng = e;
     b->nthreads = nthreads;
+    b->with_stats = with_stats;
     b->pseq = pseq;   /* the batch owns these references now */
     b->rseq = rseq;
     b->start = start;
