@@ -295,8 +295,10 @@ static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, P
         if (ensure_vocab(w)) { c->err = ERR_NOMEM; break; }
         PS *st;
         if (stats) st = stats + stats_offset(t, i, e->ntypes);
-        else if (grow((void **)&w->stats, &w->statscap, (Py_ssize_t)e->ntypes * M + 1, sizeof(PS))) { c->err = ERR_NOMEM; break; }
-        else st = w->stats;
+        else if (grow((void **)&w->stats, &w->statscap, (Py_ssize_t)e->ntypes * M + 1, sizeof(PS))) {
+            c->err = ERR_NOMEM;
+            break;
+        } else st = w->stats;
         if (example_stats(w, w->tb, M, st)) { c->err = ERR_NOMEM; break; }
         if (w->stop) break;   /* Ctrl-C inside the example: c->err is set */
         if (grow((void **)&w->tmp, &w->tmpcap, M + 1, sizeof(PS))) { c->err = ERR_NOMEM; break; }
