@@ -97,6 +97,26 @@ def test_token_cache_past_a_2_mb_table_scores_right_and_resets():
 
 
 @needs_core
+def test_a_call_without_statistics_keeps_no_array_of_them():
+    """Without with_stats, each example's statistics go to one example's scratch, not to an array
+    of the whole batch (1.5 MB on news, written once and never read)."""
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], flavor="rouge_score")
+    rng = random.Random(3)
+    predictions = [_long_text(rng, 2, 10, 500) for _ in range(3000)]
+    references = [_long_text(rng, 2, 10, 500) for _ in range(3000)]
+    spare = compiled.core._spare_workers(0)   # new Workers: no parked buffers of other sizes
+    try:
+        engine = compiled_scorer(scorer).engine
+        kept, dropped = engine.worker(), engine.worker()
+        assert repr(kept.run(predictions, references, 0, 3000, True)[0]) == \
+            repr(dropped.run(predictions, references, 0, 3000, False)[0])
+    finally:
+        compiled.core._spare_workers(spare)
+    # the statistics of 3,000 examples x 4 types (PS: 4 float64), in capacities of powers of two
+    assert kept.memory_bytes() - dropped.memory_bytes() >= 3000 * 4 * 32
+
+
+@needs_core
 def test_token_cache_offsets_past_4_gib():
     """Tokens interned after 4 GiB of token text still compare equal (the offsets were 32 bits).
     The 4 GiB are skipped in the arena, not written: only address space is taken."""

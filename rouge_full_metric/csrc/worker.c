@@ -534,6 +534,10 @@ static PyObject *Worker_arena_bytes(WorkerObject *w, PyObject *unused) {
     return PyLong_FromSsize_t(w->in.alen);
 }
 
+static PyObject *Worker_memory_bytes(WorkerObject *w, PyObject *unused) {
+    return PyLong_FromSize_t(worker_bytes(w));
+}
+
 static PyObject *Worker_front_cache_bytes(WorkerObject *w, PyObject *unused) {
     return PyLong_FromSize_t(w->front ? sizeof(Front) << FRONT_BITS : 0);
 }
@@ -559,6 +563,8 @@ static PyMethodDef Worker_methods[] = {
      "tokens(text) -> (joined tokens, sentence ends, sentence-reader tokens, flat tokens)"},
     {"vocabulary_size", (PyCFunction)Worker_vocabulary_size, METH_NOARGS, "Entries in the token cache."},
     {"arena_bytes", (PyCFunction)Worker_arena_bytes, METH_NOARGS, "Bytes of token text in the token cache."},
+    {"memory_bytes", (PyCFunction)Worker_memory_bytes, METH_NOARGS,
+     "Bytes the Worker's buffers hold (their capacities: token cache, front cache, scratch)."},
     {"front_cache_bytes", (PyCFunction)Worker_front_cache_bytes, METH_NOARGS,
      "Bytes of the front cache (0 until the Worker first tokenizes)."},
     {"_skip_arena", (PyCFunction)Worker_skip_arena, METH_O, "_skip_arena(n): leave n unwritten bytes in the token cache (tests)."},
