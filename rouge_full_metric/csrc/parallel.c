@@ -97,8 +97,7 @@ typedef struct {
     PyObject *pseq, *rseq;          /* what the rest is read from, until it is; start: its first */
     Py_ssize_t start;
     SC *scores;                     /* every example's, written by whichever thread scores it */
-    PyObject *scores_list, *stats_list;
-    int with_stats;
+    PyObject *scores_list, *stats_list;   /* stats_list NULL: the call wants no statistics */
     int nthreads;
     PyThread_type_lock lock;        /* guards next, inflight, done, ndone, failed, claimed, nread, the gates */
     Py_ssize_t next;                /* first example no thread has taken */
@@ -219,8 +218,8 @@ static int batch_read(BatchObject *b, Part *part, Py_ssize_t count, Py_ssize_t m
     if (texts_read(e, b->pseq, b->rseq, b->start + part->first, count, max_bytes, &part->t)) return -1;
     const Texts *t = &part->t;
     part->ends = (Py_ssize_t *)malloc((size_t)(t->count + 1) * sizeof(Py_ssize_t));
-    if (b->with_stats) part->stats = (PS *)malloc((size_t)((t->nsrc - t->count) * e->ntypes + 1) * sizeof(PS));
-    if (!part->ends || (b->with_stats && !part->stats)) { PyErr_NoMemory(); return -1; }
+    if (b->stats_list) part->stats = (PS *)malloc((size_t)((t->nsrc - t->count) * e->ntypes + 1) * sizeof(PS));
+    if (!part->ends || (b->stats_list && !part->stats)) { PyErr_NoMemory(); return -1; }
     part->ends[0] = 0;
     for (Py_ssize_t i = 0; i < t->count; i++) part->ends[i + 1] = part->ends[i] + example_bytes(t, i);
     return 0;
@@ -530,7 +529,6 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     Py_INCREF(e);
     b->eng = e;
     b->nthreads = nthreads;
-    b->with_stats = with_stats;
     b->pseq = pseq;   /* the batch owns these references now */
     b->rseq = rseq;
     b->start = start;
@@ -547,6 +545,11 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
         Py_DECREF(b);
         return PyErr_NoMemory();
     }
+    /* made before the head is read, which sizes its statistics by whether stats_list exists */
+    if (!(b->scores_list = PyList_New(count)) || (with_stats && !(b->stats_list = PyList_New(count)))) {
+        Py_DECREF(b);
+        return NULL;
+    }
     b->nread = 1;
     if (batch_read(b, &b->part[0], count, nthreads > 1 ? (Py_ssize_t)nthreads * HEAD_BYTES_PER_THREAD : 0)) {
         Py_DECREF(b);
@@ -559,10 +562,6 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     /* no more threads than minimum-size chunks: the others would find nothing to take */
     Py_ssize_t bytes = batch_bytes_from(b, 0);
     if (b->nthreads > 1 + bytes / CHUNK_MIN_BYTES) b->nthreads = (int)(1 + bytes / CHUNK_MIN_BYTES);
-    if (!(b->scores_list = PyList_New(count)) || (with_stats && !(b->stats_list = PyList_New(count)))) {
-        Py_DECREF(b);
-        return NULL;
-    }
     return (PyObject *)b;
 }
 
