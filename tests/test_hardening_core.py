@@ -215,7 +215,8 @@ def text(sentences, words, vocabulary):
     return "\\n".join(" ".join("w%d" % rng.randrange(vocabulary) for _ in range(words)) for _ in range(sentences))
 for rouge_type, sentences, vocabulary in [("rougeS*", 1000, 3000), ("rougeS10000", 100, 3000),
                                           ("rougeS100000", 100, 3000), ("rougeSU*", 1000, 600),
-                                          ("rougeS4999", 1000, 3000), ("rougeS30", 1000, 3000)]:
+                                          ("rougeS4999", 1000, 3000), ("rougeS30", 1000, 3000),
+                                          ("rouge2", 110000, 100000), ("rougeS4", 22000, 20000)]:
     a = text(sentences, 10, vocabulary)
     b = text(sentences, 10, vocabulary)
     scorer = RougeScorer([rouge_type])
@@ -236,7 +237,9 @@ print("maxrss_kb", peak)
 @needs_core
 def test_skip_bigrams_of_long_texts_stay_small_and_fast():
     """rougeS* on 10,000-token texts (~3,000 distinct tokens) took 42 s and 3.2 GB; huge gaps on
-    1,000 tokens took 0.8-6 GB (tables sized by the gap, not by the pairs)."""
+    1,000 tokens took 0.8-6 GB (tables sized by the gap, not by the pairs); past 2^20 pairs of a
+    large vocabulary, rouge2 of 1.1 million words took minutes and rougeS4 of 220,000 words 3.3 s
+    (blocked tables, where the pairs now go to the hash table a range at a time)."""
     start = time.perf_counter()
     out = _run_child(_SKIP_CHILD, timeout=300, cap_bytes=2 << 30)
     lines = dict(line.split() for line in out.splitlines())
@@ -311,6 +314,34 @@ def test_skip_bigrams_past_65536_tokens_compiled_equals_python():
     b = " ".join(rng.choice("abc") for _ in range(1000))
     got, want = _both(RougeScorer(["rougeS2", "rougeSU1"]), [a, b], [b, [a, b]])
     assert got == want
+
+
+@needs_core
+def test_skip_bigrams_past_the_hash_bound_compiled_equals_python():
+    """A prediction with more than 2^20 pairs is hashed a range of first tokens at a time (it took
+    the blocked tables before: rougeS4 of 220,000 words by 20,000 distinct ones took 3.3 s where
+    200,000 took 0.09, and rouge2 of 1.1 million words minutes).  Frequent tokens head more pairs
+    than there are distinct tokens (their bound is the distinct count: rougeSU9's 1.1 million pairs
+    fit one range, rougeS39's 4.4 million take three); the references hold tokens the prediction
+    lacks."""
+    rng = random.Random(5)
+    vocabulary = ["w%d" % i for i in range(6000)]
+    weights = [1.0 / (rank + 1) for rank in range(len(vocabulary))]   # Zipf: "w0" heads ~11 % of pairs
+    def text(words, lacking=0.0):
+        out = rng.choices(vocabulary, weights, k=words)
+        return " ".join(word if rng.random() >= lacking else "x%d" % rng.randrange(3000) for word in out)
+    prediction, other = text(110000), text(110000, 0.2)
+    short = text(3000, 0.5)
+    scorer = RougeScorer(["rougeS39", "rougeSU9", "rouge2"])
+    start = time.perf_counter()
+    compiled_out = score_examples(scorer, [prediction, short], [[other, short, prediction], prediction],
+                                  backend="compiled")
+    assert time.perf_counter() - start < 10
+    python_out = score_examples(scorer, [prediction, short], [[other, short, prediction], prediction],
+                                backend="python")
+    assert repr(compiled_out) == repr(python_out)
+    itself = compiled_out[1][0]["rougeS39"][2]   # the prediction is its own third reference
+    assert itself.hits == itself.reference_count == 4399180
 
 
 # -- 4. integer overflow: n, gaps, limits ---------------------------------------------------------
