@@ -344,6 +344,56 @@ def test_skip_bigrams_past_the_hash_bound_compiled_equals_python():
     assert itself.hits == itself.reference_count == 4399180
 
 
+@needs_core
+def test_ngrams_past_the_hash_bound_compiled_equals_python():
+    """A prediction with more than 2^20 n-grams is hashed a range of first tokens at a time, so
+    the table stays within 96 MiB (rouge3 of 3 million words took 192 MiB): packed keys (rouge3,
+    rouge4), hashed ones checked against the tokens (rouge5), and a prediction of one repeated
+    word (one distinct n-gram: one range)."""
+    rng = random.Random(6)
+    vocabulary = ["w%d" % i for i in range(3000)]
+    weights = [1.0 / (rank + 1) for rank in range(len(vocabulary))]
+    def text(words, lacking=0.0):
+        out = rng.choices(vocabulary, weights, k=words)
+        return " ".join(word if rng.random() >= lacking else "x%d" % rng.randrange(3000) for word in out)
+    prediction, other, short = text(1060000), text(200000, 0.1), text(3000, 0.5)
+    same = " ".join(["w0"] * 1050000)
+    scorer = RougeScorer(["rouge3", "rouge4", "rouge5"])
+    predictions, references = [prediction, same], [[other, short, prediction], [same, short]]
+    compiled_out = score_examples(scorer, predictions, references, backend="compiled")
+    python_out = score_examples(scorer, predictions, references, backend="python")
+    assert repr(compiled_out) == repr(python_out)
+    itself = compiled_out[1][0]["rouge5"][2]   # the prediction is its own third reference
+    assert itself.hits == itself.reference_count == 1060000 - 4
+    assert compiled_out[1][1]["rouge3"][0].hits == 1050000 - 2
+
+
+_NGRAM_MEMORY_CHILD = """
+import random
+from rouge_full_metric import RougeScorer
+def hwm():
+    with open("/proc/self/status") as status:
+        return [int(line.split()[1]) for line in status if line.startswith("VmHWM:")][0]
+rng = random.Random(0)
+a = " ".join("w%d" % rng.randrange(100000) for _ in range(3000000))
+b = " ".join("w%d" % rng.randrange(100000) for _ in range(3000000))
+scorer = RougeScorer(["rouge1"])
+scorer.score(a, [b])   # the texts' tokens and the token cache, without an n-gram table
+before = hwm()
+RougeScorer(["rouge3"]).score(a, [b])
+print((hwm() - before) // 1024)
+"""
+
+
+@needs_core
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="VmHWM is Linux's")
+def test_ngram_table_of_a_long_text_stays_within_its_bound():
+    """rouge3 of 3 million words: the n-gram table held every window (2^23 slots, 192 MiB); a
+    range of first tokens at a time it holds at most 2^20 (48 MiB here)."""
+    grown_mb = int(_run_child(_NGRAM_MEMORY_CHILD, timeout=120))
+    assert grown_mb < 120, grown_mb
+
+
 # -- 4. integer overflow: n, gaps, limits ---------------------------------------------------------
 
 def test_huge_gap_is_any_gap():

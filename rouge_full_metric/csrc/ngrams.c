@@ -16,6 +16,11 @@ static inline uint64_t ngram_key(const int32_t *x, int n) {
     return h;
 }
 
+/* A hash table (gt_init) holds up to this many keys: a table of up to 96 MiB.  Past it, the
+ * prediction's n-grams (ngram_part) or skip-bigrams (pair_part_hashed) are hashed a range of
+ * first tokens at a time. */
+#define HASH_KEYS_MAX ((double)((Py_ssize_t)1 << 20))
+
 static int gt_init(WorkerObject *w, Py_ssize_t count, uint64_t *mask) {
     Py_ssize_t cap = 16;
     while (cap < 2 * count) cap *= 2;

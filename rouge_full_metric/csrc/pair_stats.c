@@ -324,7 +324,7 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
      * distinct ones took 213 s (0.15 s hashed), rougeS4 of 220,000 by 20,000 3.1 s (0.08). */
     double pairs = pair_estimate(pn, gap), tokens = (double)(pn + sumT);
     for (Py_ssize_t r = 0; r < M; r++) pairs += pair_estimate(w->lro[r + 1] - w->lro[r], gap);
-    double ranges = ceil(w->ppc[ti] / HASH_PAIRS_MAX);
+    double ranges = ceil(w->ppc[ti] / HASH_KEYS_MAX);
     double rows = D > 0 ? floor((double)BLOCK_CELLS / (double)D) : 1.0;
     double blocks = ceil((double)D / (rows < 1 ? 1 : rows));
     double hashed = pairs * (w->ppc[ti] > 262144.0 ? 100.0 : 50.0) + ranges * tokens * 12.0;
@@ -355,48 +355,81 @@ static int unigram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int all, Py
     return 0;
 }
 
-/* Clipped n-gram matches, n >= 3: exact keys packing 16-bit prediction-local ids when n <= 4,
- * else a hash checked against the tokens.  Windows holding a token the prediction lacks are
- * skipped. */
-static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssize_t D, PS *o) {
+/* The clipped matches of the n-grams whose first token's id is in [lo, hi), added to o[].h: the
+ * prediction's windows go into a table of up to `count` (gt_init), each reference's are looked
+ * up.  `ranged` is a constant at each call, as in pairs_hashed_range: 0 compiles to the loops
+ * as they were before ranges. */
+static inline int ngrams_hashed_range(WorkerObject *w, Py_ssize_t M, int n, int packed, int32_t lo, int32_t hi,
+                                      Py_ssize_t count, PS *o, Py_ssize_t *acc, int ranged) {
     const int32_t *lp = w->lp.v;
     Py_ssize_t pn = w->lp.n, pcount = pn - n + 1 > 0 ? pn - n + 1 : 0;
-    int packed = n <= 4 && D < 65536;
+    /* the unsigned difference is out of range for a reference's -1 (a token the prediction lacks) */
+    uint32_t first = (uint32_t)lo, width = (uint32_t)(hi - lo);
     uint64_t mask;
-    if (gt_init(w, pcount, &mask)) return -1;
+    if (gt_init(w, count, &mask)) return -1;
     /* a hash lookup a window, mostly a cache miss on long texts: 4-12 s for two texts of 10^7
      * words, so both loops poll (callers check w->stop; gt_init starts the table afresh) */
-    Py_ssize_t acc = 0;
-    for (Py_ssize_t p = 0; p < pcount && !POLL_LOOP(w, acc, n); p++) {
+    for (Py_ssize_t p = 0; p < pcount && !POLL_LOOP(w, *acc, n); p++) {
+        if (ranged && (uint32_t)lp[p] - first >= width) continue;
         uint64_t key = 0;
         if (packed) for (int q = 0; q < n; q++) key = (key << 16) | (uint32_t)lp[p + q];
         else key = ngram_key(lp + p, n);
         gt_find(w, mask, key, lp + p, packed ? 1 : n, lp, 1, (int32_t)p)->cnt++;
     }
-    for (Py_ssize_t r = 0; r < M; r++) {
+    for (Py_ssize_t r = 0; r < M && pcount; r++) {
         const int32_t *lr = w->lr.v + w->lro[r];
-        Py_ssize_t T = w->lro[r + 1] - w->lro[r], rcount = T - n + 1 > 0 ? T - n + 1 : 0;
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r], last_bad = -1;
         uint32_t st = ++w->stamp;
         double hits = 0.0;
-        Py_ssize_t last_bad = -1;
-        if (pcount) {
-            for (Py_ssize_t k = 0; k < T && !POLL_LOOP(w, acc, n); k++) {
-                if (lr[k] < 0) { last_bad = k; continue; }
-                Py_ssize_t p = k - n + 1;
-                if (p < 0 || last_bad >= p) continue;
-                uint64_t key = 0;
-                if (packed) for (int q = 0; q < n; q++) key = (key << 16) | (uint32_t)lr[p + q];
-                else key = ngram_key(lr + p, n);
-                GEnt *g = gt_find(w, mask, key, lr + p, packed ? 1 : n, lp, 0, 0);
-                if (g) gt_hit(g, st, &hits);
-            }
+        for (Py_ssize_t k = 0; k < T && !POLL_LOOP(w, *acc, n); k++) {
+            if (lr[k] < 0) { last_bad = k; continue; }
+            Py_ssize_t p = k - n + 1;
+            if (p < 0 || last_bad >= p) continue;
+            if (ranged && (uint32_t)lr[p] - first >= width) continue;
+            uint64_t key = 0;
+            if (packed) for (int q = 0; q < n; q++) key = (key << 16) | (uint32_t)lr[p + q];
+            else key = ngram_key(lr + p, n);
+            GEnt *g = gt_find(w, mask, key, lr + p, packed ? 1 : n, lp, 0, 0);
+            if (g) gt_hit(g, st, &hits);
         }
-        o[r].h = hits;
-        o[r].rc = (double)rcount;
+        o[r].h += hits;
+    }
+    return 0;
+}
+
+/* Clipped n-gram matches, n >= 3: exact keys packing 16-bit prediction-local ids when n <= 4,
+ * else a hash checked against the tokens.  Windows holding a token the prediction lacks are
+ * skipped.  Past HASH_KEYS_MAX prediction windows, the ids of their first tokens are cut into
+ * ranges of at most that many windows, each hashed and matched in turn (as pair_part_hashed
+ * does for pairs): the table stays within 96 MiB, where rouge3 of 3 million words took 192 MiB
+ * and rouge9 of 10^7 words 800 MiB (whose clearing also held Ctrl-C for a second). */
+static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssize_t D, PS *o) {
+    const int32_t *lp = w->lp.v;
+    Py_ssize_t pn = w->lp.n, pcount = pn - n + 1 > 0 ? pn - n + 1 : 0, acc = 0;
+    int packed = n <= 4 && D < 65536;
+    for (Py_ssize_t r = 0; r < M; r++) {
+        Py_ssize_t T = w->lro[r + 1] - w->lro[r];
+        o[r].h = 0.0;
+        o[r].rc = T - n + 1 > 0 ? (double)(T - n + 1) : 0.0;
         o[r].pc = (double)pcount;
     }
     (void)tbs;
-    return 0;
+    if ((double)pcount <= HASH_KEYS_MAX) return ngrams_hashed_range(w, M, n, packed, 0, (int32_t)D, pcount, o, &acc, 0);
+    Py_ssize_t *heads = (Py_ssize_t *)calloc((size_t)D, sizeof(Py_ssize_t));
+    if (!heads) return -1;
+    for (Py_ssize_t p = 0; p < pcount; p++) heads[lp[p]]++;
+    /* a first token heads at most D^(n-1) distinct n-grams (a text of one repeated word: one) */
+    double tails = pow((double)D, (double)(n - 1));
+    for (Py_ssize_t a = 0; a < D; a++) if ((double)heads[a] > tails) heads[a] = (Py_ssize_t)tails;
+    int rc = 0;
+    for (Py_ssize_t lo = 0, hi; lo < D && !w->stop && !rc; lo = hi) {
+        Py_ssize_t count = 0;
+        hi = lo;
+        do count += heads[hi++]; while (hi < D && (double)(count + heads[hi]) <= HASH_KEYS_MAX);
+        rc = ngrams_hashed_range(w, M, n, packed, (int32_t)lo, (int32_t)hi, count, o, &acc, 1);
+    }
+    free(heads);
+    return rc;
 }
 
 /* Dense n-gram tables up to this many cells (int32): (pn + 1) x (D + 1), the prediction's length

@@ -9,9 +9,6 @@ static double pair_count(Py_ssize_t T, Py_ssize_t gap);
 
 /* Pair tables of the blocked path: int64 cells per table (2 tables: 8 MiB). */
 #define BLOCK_CELLS ((Py_ssize_t)1 << 19)
-/* The hash path's table holds up to this many distinct prediction pairs (a table of up to
- * 96 MiB); past it the pairs are hashed a range of first tokens at a time (pair_part_hashed). */
-#define HASH_PAIRS_MAX ((double)((Py_ssize_t)1 << 20))
 
 /* Add the pair counts of tokens t[0..T) (prediction-local ids, -1: skipped but still a position)
  * whose second token b is in [b0, b0 + B) to rows (b - b0) * D of tab; *touched lists the rows
@@ -105,7 +102,7 @@ static double pair_estimate(Py_ssize_t T, Py_ssize_t gap) {
 
 /* The clipped matches of the pairs whose first token's id is in [lo, hi), added to ph[]: the
  * prediction's pairs go into a table of up to `count` (gt_init), each reference's are looked up.
- * `ranged` is a constant at each call.  The whole vocabulary at once (0: at most HASH_PAIRS_MAX
+ * `ranged` is a constant at each call.  The whole vocabulary at once (0: at most HASH_KEYS_MAX
  * prediction pairs, so only the references' loops poll) compiles to the loops as they were
  * before ranges; a per-token range test there cost rouge2 of 900,000 words 18 % of its pair
  * time.  A range (1) skips the tokens of other ranges, and its prediction loop polls too: one
@@ -146,7 +143,7 @@ static inline int pairs_hashed_range(WorkerObject *w, Py_ssize_t M, Py_ssize_t g
 }
 
 /* pair_part by hashing the prediction's pairs (keys: pairs of prediction-local ids).  Past
- * HASH_PAIRS_MAX prediction pairs (ppc, within the gap), the ids of the pairs' first tokens are
+ * HASH_KEYS_MAX prediction pairs (ppc, within the gap), the ids of the pairs' first tokens are
  * cut into ranges whose distinct pairs fit that bound (id a heads at most min(its pairs, D)
  * distinct ones), and each range's pairs are hashed and matched in turn: memory stays bounded,
  * and each range costs one more scan of the texts.  A key lives in one range, so each range's
@@ -159,7 +156,7 @@ static int pair_part_hashed(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, Py_ssiz
         ph[r] = 0.0;
         prc[r] = pair_count(w->lro[r + 1] - w->lro[r], gap);
     }
-    if (ppc <= HASH_PAIRS_MAX) return pairs_hashed_range(w, M, gap, 0, (int32_t)D, ppc, ph, &acc, 0);
+    if (ppc <= HASH_KEYS_MAX) return pairs_hashed_range(w, M, gap, 0, (int32_t)D, ppc, ph, &acc, 0);
     double *bound = (double *)calloc((size_t)D, sizeof(double));
     if (!bound) return -1;
     for (Py_ssize_t i = 0; i + 1 < pn; i++) bound[lp[i]] += (double)((i + pspan < pn ? i + pspan : pn) - i - 1);
@@ -168,7 +165,7 @@ static int pair_part_hashed(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, Py_ssiz
     for (Py_ssize_t lo = 0, hi; lo < D && !w->stop && !rc; lo = hi) {
         double count = 0.0;
         hi = lo;
-        do count += bound[hi++]; while (hi < D && count + bound[hi] <= HASH_PAIRS_MAX);
+        do count += bound[hi++]; while (hi < D && count + bound[hi] <= HASH_KEYS_MAX);
         rc = pairs_hashed_range(w, M, gap, (int32_t)lo, (int32_t)hi, count, ph, &acc, 1);
     }
     free(bound);
