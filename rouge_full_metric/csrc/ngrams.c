@@ -21,6 +21,16 @@ static inline uint64_t ngram_key(const int32_t *x, int n) {
  * first tokens at a time. */
 #define HASH_KEYS_MAX ((double)((Py_ssize_t)1 << 20))
 
+/* The end of the range of first-token ids from lo whose bounds (bound[a]: at most that many
+ * distinct keys start with id a) add up to at most HASH_KEYS_MAX, or of lo alone when its bound
+ * is larger; *count: their sum, the range's table size. */
+static Py_ssize_t keys_range_end(const double *bound, Py_ssize_t lo, Py_ssize_t D, double *count) {
+    Py_ssize_t hi = lo;
+    *count = 0.0;
+    do *count += bound[hi++]; while (hi < D && *count + bound[hi] <= HASH_KEYS_MAX);
+    return hi;
+}
+
 static int gt_init(WorkerObject *w, Py_ssize_t count, uint64_t *mask) {
     Py_ssize_t cap = 16;
     while (cap < 2 * count) cap *= 2;

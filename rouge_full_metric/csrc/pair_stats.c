@@ -415,18 +415,17 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
     }
     (void)tbs;
     if ((double)pcount <= HASH_KEYS_MAX) return ngrams_hashed_range(w, M, n, packed, 0, (int32_t)D, pcount, o, &acc, 0);
-    Py_ssize_t *heads = (Py_ssize_t *)calloc((size_t)D, sizeof(Py_ssize_t));
+    double *heads = (double *)calloc((size_t)D, sizeof(double));
     if (!heads) return -1;
-    for (Py_ssize_t p = 0; p < pcount; p++) heads[lp[p]]++;
+    for (Py_ssize_t p = 0; p < pcount; p++) heads[lp[p]] += 1.0;
     /* a first token heads at most D^(n-1) distinct n-grams (a text of one repeated word: one) */
     double tails = pow((double)D, (double)(n - 1));
-    for (Py_ssize_t a = 0; a < D; a++) if ((double)heads[a] > tails) heads[a] = (Py_ssize_t)tails;
+    for (Py_ssize_t a = 0; a < D; a++) if (heads[a] > tails) heads[a] = tails;
     int rc = 0;
     for (Py_ssize_t lo = 0, hi; lo < D && !w->stop && !rc; lo = hi) {
-        Py_ssize_t count = 0;
-        hi = lo;
-        do count += heads[hi++]; while (hi < D && (double)(count + heads[hi]) <= HASH_KEYS_MAX);
-        rc = ngrams_hashed_range(w, M, n, packed, (int32_t)lo, (int32_t)hi, count, o, &acc, 1);
+        double count;
+        hi = keys_range_end(heads, lo, D, &count);
+        rc = ngrams_hashed_range(w, M, n, packed, (int32_t)lo, (int32_t)hi, (Py_ssize_t)count, o, &acc, 1);
     }
     free(heads);
     return rc;

@@ -163,9 +163,8 @@ static int pair_part_hashed(WorkerObject *w, Py_ssize_t M, Py_ssize_t D, Py_ssiz
     for (Py_ssize_t a = 0; a < D; a++) if (bound[a] > (double)D) bound[a] = (double)D;
     int rc = 0;
     for (Py_ssize_t lo = 0, hi; lo < D && !w->stop && !rc; lo = hi) {
-        double count = 0.0;
-        hi = lo;
-        do count += bound[hi++]; while (hi < D && count + bound[hi] <= HASH_KEYS_MAX);
+        double count;
+        hi = keys_range_end(bound, lo, D, &count);
         rc = pairs_hashed_range(w, M, gap, (int32_t)lo, (int32_t)hi, count, ph, &acc, 1);
     }
     free(bound);
