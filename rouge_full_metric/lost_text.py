@@ -88,10 +88,14 @@ def first_lost(predictions: Iterable, references: Iterable, single: bool = False
     >>> first_lost(["a"], [["b", "北京"]], single=True)
     ('references[1]', '北京')
     """
+    # ASCII strs (nearly every text) are passed over without a call: a batch of one pair spent
+    # 0.6 us here
     for k, text in enumerate(itertools.islice(predictions, _EXAMPLES)):
-        if loses_letters(text, unicode_lower):
+        if not (type(text) is str and text.isascii()) and loses_letters(text, unicode_lower):
             return ("prediction" if single else "predictions[%d]" % k, text)
     for k, refs in enumerate(itertools.islice(references, _EXAMPLES)):
+        if type(refs) is str and refs.isascii():
+            continue
         many = not isinstance(refs, (str, bytes, bytearray))
         for j, ref in enumerate(refs if many else [refs]):
             if loses_letters(ref, unicode_lower):

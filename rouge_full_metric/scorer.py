@@ -461,16 +461,29 @@ class RougeScorer:
         >>> scorer.score("a b", ["a b\\nc d"])["rouge1"]      # the same reference as one text
         Score(precision=1.0, recall=0.5, fmeasure=0.66667)
         """
-        given = [(name, value) for name, value in (("references", references), ("target", target),
-                                                    ("reference", reference)) if value is not _MISSING]
-        if len(given) > 1:
-            raise TypeError("score() got %s: they name the same argument (target= is rouge_score's name "
-                            "for the references); give one" % " and ".join("%s=" % n for n, _ in given))
-        if prediction is _MISSING or not given:
-            raise TypeError("score() needs the prediction and the references: score(prediction, references), "
-                            "or by name score(prediction=..., references=...) (target= also names the references)")
-        self._check_lost([prediction], [given[0][1]], single=True)
-        return score_one(self, prediction, given[0][1])[1]
+        if target is _MISSING and reference is _MISSING and references is not _MISSING and prediction is not _MISSING:
+            refs = references   # the usual call, without building the list below (short pairs feel it)
+        else:
+            given = [(name, value) for name, value in (("references", references), ("target", target),
+                                                        ("reference", reference)) if value is not _MISSING]
+            if len(given) > 1:
+                raise TypeError("score() got %s: they name the same argument (target= is rouge_score's name "
+                                "for the references); give one" % " and ".join("%s=" % n for n, _ in given))
+            if prediction is _MISSING or not given:
+                raise TypeError("score() needs the prediction and the references: score(prediction, references), "
+                                "or by name score(prediction=..., references=...) (target= also names the "
+                                "references)")
+            refs = given[0][1]
+        # an ASCII text never loses letters (lost_text.loses_letters): skip the check's machinery
+        if not (type(prediction) is str and type(refs) is str and prediction.isascii() and refs.isascii()):
+            self._check_lost([prediction], [refs], single=True)
+        cs = compiled_scorer(self)
+        if cs is not None:
+            try:
+                return cs.scores_of(prediction, refs)
+            except (TypeError, ValueError, UnicodeError):
+                pass   # input the core does not take: the Python engine scores it or names the error
+        return self._example(prediction, refs)[1]
 
     def score_batch(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> List[Dict[str, Score]]:
         """``[self.score(p, r) for p, r in zip(predictions, references)]``, many pairs per call.

@@ -159,9 +159,19 @@ def test_threads_with_different_n_jobs_share_the_pool():
                 except Exception as exc:  # noqa: BLE001 - every failure is the finding
                     errors.append(repr(exc))
 
+    def one_by_one():   # score() takes Workers from the same pool, without a lock
+        while time.monotonic() < stop:
+            for k in range(0, len(predictions), 37):
+                try:
+                    if scorer.score(predictions[k], references[k]) != expected[k]:
+                        wrong.append("score()")
+                except Exception as exc:  # noqa: BLE001 - every failure is the finding
+                    errors.append(repr(exc))
+
     threads = [threading.Thread(target=hammer, args=([2],)),
                threading.Thread(target=hammer, args=(list(range(3, 41)),)),
-               threading.Thread(target=hammer, args=([1, 5, 2],))]
+               threading.Thread(target=hammer, args=([1, 5, 2],)),
+               threading.Thread(target=one_by_one)]
     for t in threads:
         t.start()
     for t in threads:

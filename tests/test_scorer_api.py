@@ -17,6 +17,23 @@ def test_every_type_and_input_form_agree():
     assert list(as_str) == ALL and all(isinstance(s, Score) for s in as_str.values())
 
 
+@pytest.mark.filterwarnings("ignore::rouge_full_metric.lost_text.LostTextWarning")  # CJK without lang: 0, as meant
+@pytest.mark.parametrize("options", [dict(), dict(flavor="rouge_score", use_stemmer=True),
+                                     dict(flavor="rouge155", lang="zh"), dict(flavor="paper", lang="ru"),
+                                     dict(flavor="xlsum", lang="zh"), dict(flavor="xlsum")])
+def test_score_is_score_batch_of_one(options):
+    # score() takes its own short path to the core (Worker.score); the scorers that tokenize in
+    # Python first (lang) must still do so there: the Perl's tokenizer alone gives these texts 0.
+    scorer = RougeScorer(["rouge1", "rougeL"], **options)
+    pairs = [("北京今天下雨了。\n天气很冷。", "北京今天下雪了。"), ("Москва большой город", "Москва город"),
+             ("police killed the gunman", ["the gunman was shot by police", "police kill gunman"]),
+             (["one line", "two lines"], "one line")]
+    for prediction, references in pairs:
+        assert scorer.score(prediction, references) == scorer.score_batch([prediction], [references])[0]
+        assert scorer.score(prediction, references) == scorer._example(prediction, references)[1]
+    assert scorer.score(*pairs[0])["rouge1"].fmeasure > 0 or options.get("lang") != "zh"
+
+
 def test_rougeL_is_whole_text_and_rougeLsum_per_sentence():
     s = RougeScorer(["rougeL", "rougeLsum"]).score("b a\na", "a b")
     assert s["rougeL"].recall == 0.5                       # LCS("b a a", "a b") = 1
