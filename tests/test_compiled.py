@@ -149,6 +149,20 @@ def test_every_type_with_default_options_identical():
     assert_same(RougeScorer(PAPER_TYPES, flavor="paper"), cases)
 
 
+@pytest.mark.parametrize("flavor", ["rouge155", "paper", "rouge_score"])
+def test_long_ngrams_identical(flavor):
+    # Levels serve n <= 4 and a larger n is hashed with rolled keys: n on both sides of that line
+    # in one scorer, texts shorter than n, two-letter vocabularies (many equal windows) and
+    # reference tokens the prediction lacks (windows a rolled key must skip).
+    cases = make_cases(23, 500, flavor == "rouge_score")
+    rng = random.Random(23)
+    for _ in range(60):
+        ref = " ".join(rng.choice("ab") for _ in range(rng.randint(0, 60)))
+        cases.append((_perturb(rng, ref, ["a", "b", "c"]), [ref, _perturb(rng, ref, ["a", "b", "z"])]))
+    for types in (["rouge5"], ["rouge9"], ["rouge1", "rouge4", "rouge5", "rouge7"], ["rouge3", "rouge6", "rouge12"]):
+        assert assert_same(RougeScorer(types, flavor=flavor), cases) == 560
+
+
 def test_threads_give_the_same_results():
     cases = make_cases(11, 1200)
     scorer = RougeScorer(["rouge1", "rouge2", "rougeLsum", "rougeW-1.2", "rougeSU4"], use_stemmer=True)

@@ -9,13 +9,6 @@ static inline uint64_t mix64(uint64_t k) {
     return k;
 }
 
-static inline uint64_t ngram_key(const int32_t *x, int n) {
-    if (n == 2) return ((uint64_t)(uint32_t)x[0] << 32) | (uint32_t)x[1];
-    uint64_t h = 0x243F6A8885A308D3ULL;
-    for (int k = 0; k < n; k++) h = mix64(h ^ (uint32_t)x[k]) + (uint64_t)k;
-    return h;
-}
-
 /* A hash table (gt_init) holds up to this many keys: a table of up to 96 MiB.  Past it, the
  * prediction's n-grams (ngram_part) or skip-bigrams (pair_part_hashed) are hashed a range of
  * first tokens at a time. */
