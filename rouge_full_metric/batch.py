@@ -129,7 +129,9 @@ class _Words:
             # "ไร ๆ") must not split it in the core
             return " ".join(t if not _has_space(t) else "".join("\ue000" if c.isspace() else c for c in t)
                             for t in tokens)
-        return " ".join(["t" + t.encode("utf-8", "surrogatepass").hex() for t in tokens])
+        # TypeError for a token that is not a str (a user's tokenizer may give ints): the caller's
+        # fallback then scores in Python
+        return compiled.core.pseudo_words(tokens)
 
 
 class _PretokenizedScorer(_CompiledScorer):
@@ -164,18 +166,23 @@ class _PretokenizedScorer(_CompiledScorer):
         return self.run([prediction], [references], 0, 1, False)[0][0]   # through the tokenizing run
 
 
-class _XlsumScorer:
-    """Flavor ``xlsum`` on the core: rouge_score's rules (``"rouge_score"`` engines) on the lines of
-    words of :class:`_Words`.  Two engines, because XL-Sum's scorer tokenizes rougeLsum's sentences
-    differently from the whole text (no segmenter there): one reads each text's tokens as one line
-    (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum)."""
+class _WholeAndSentencesScorer:
+    """rouge_score's rules (``"rouge_score"`` engines) on texts tokenized whole for rouge<N> and
+    rougeL, and sentence by sentence for rougeLsum, as rouge_score calls its tokenizer: flavor
+    ``xlsum`` (whose scorer tokenizes rougeLsum's sentences differently from the whole text) and
+    flavor ``rouge_score`` with a custom tokenizer.  Two engines: one reads each text's tokens as
+    one line (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum); Python's
+    tokens travel as the lines of words of :class:`_Words`."""
 
-    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: Optional[_Words]):
+    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: Optional[_Words], order=None):
         self.whole = _CompiledScorer(whole) if whole is not None else None
         self.sentences = _CompiledScorer(sentences) if sentences is not None else None
         self.tokenize = tokenize
         self.sentence_tokenize = sentence_tokenize
         self.words = words   # None: the engines tokenize the texts themselves ("xlsum", "xlsum_basic")
+        # the scorer's type names when a rougeLsum comes before another type: the merged results
+        # follow them, as the Python engine's do (None: the whole engine's types, then rougeLsum's)
+        self.order = order
 
     @staticmethod
     def _convert(predictions, references, start, stop, convert):
@@ -199,7 +206,7 @@ class _XlsumScorer:
             for engine in (self.whole, self.sentences):
                 if engine is not None:
                     parts.append(engine.run(preds, refs, 0, stop - start, with_stats, cancel))
-            return self._merge(parts, with_stats)
+            return self._merge(parts, with_stats, self.order)
         line = self.words.line
         if self.whole is not None:
             def whole(text):
@@ -211,20 +218,31 @@ class _XlsumScorer:
                 return [line(self.sentence_tokenize(x)) for x in sentences_of(text)]
             preds, refs = self._convert(predictions, references, start, stop, sentences)
             parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats, cancel))
-        return self._merge(parts, with_stats)
+        return self._merge(parts, with_stats, self.order)
 
     def scores_of(self, prediction, references) -> Dict[str, Score]:
         return self.run([prediction], [references], 0, 1, False)[0][0]
 
     @staticmethod
-    def _merge(parts, with_stats):
+    def _merge(parts, with_stats, order):
         scores, stats = parts[0]
         for more_scores, more_stats in parts[1:]:
             for k in range(len(scores)):
                 scores[k].update(more_scores[k])
                 if with_stats:
                     stats[k].update(more_stats[k])
+        if order is not None and len(parts) > 1:
+            scores = [{name: d[name] for name in order} for d in scores]
+            if with_stats:
+                stats = [{name: d[name] for name in order} for d in stats]
         return scores, stats
+
+
+def _type_order(types):
+    """The type names when a rougeLsum precedes another type (see _WholeAndSentencesScorer.order)."""
+    names = [t[0] for t in types]
+    kinds = [t[1] == "Lsum" for t in types]
+    return names if kinds != sorted(kinds) else None
 
 
 def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None, native=None):
@@ -269,11 +287,12 @@ def _xlsum_engine(scorer, types):
                  if whole_types else None)
         sentences = (_engine(core, sentence_types, 0, scorer, stem, tokenizer="xlsum_basic", native=porter)
                      if sentence_types else None)
-        return _XlsumScorer(whole, sentences, None, None, None)
+        return _WholeAndSentencesScorer(whole, sentences, None, None, None, _type_order(types))
     tokenizer = "whitespace" if native else None
     whole = _engine(core, whole_types, 0, scorer, tokenizer=tokenizer) if whole_types else None
     sentences = _engine(core, sentence_types, 0, scorer, tokenizer=tokenizer) if sentence_types else None
-    return _XlsumScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize, _Words(not native))
+    return _WholeAndSentencesScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize,
+                                    _Words(not native), _type_order(types))
 
 
 def _lang_engine(scorer, types):
@@ -353,14 +372,23 @@ def _nltk_porter_filter(scorer):
 
 def _tokenizer_engine(scorer, types):
     """Flavor rouge_score: the core's rouge_score reader and NLTK's Porter in C (rouge_score's
-    stemmer called per token for the tokens the C port leaves to it, or for an unverified NLTK)."""
-    return _plain_engine(scorer, types, _tokenizer_filter(scorer), _nltk_porter_filter(scorer))
+    stemmer called per token for the tokens the C port leaves to it, or for an unverified NLTK);
+    with the user's tokenizer, its tokens (of each whole text, and of each of rougeLsum's
+    sentences, as rouge_score calls it) as pseudo-words (see :class:`_Words`)."""
+    if scorer.tokenizer is None:
+        return _plain_engine(scorer, types, _tokenizer_filter(scorer), _nltk_porter_filter(scorer))
+    core = scorer.rules.core
+    whole_types = [t for t in types if t[1] != "Lsum"]
+    sentence_types = [t for t in types if t[1] == "Lsum"]
+    whole = _engine(core, whole_types, 0, scorer) if whole_types else None
+    sentences = _engine(core, sentence_types, 0, scorer) if sentence_types else None
+    return _WholeAndSentencesScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_tokenize, _Words(True),
+                                    _type_order(types))
 
 
 def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     """The compiled form of ``scorer``'s options, or None when the pure-Python engine must run
-    (core not built or disabled, or options the core does not implement: a custom tokenizer, a
-    flavor without one, see ``rules.compiled_engine``).  Built once per scorer (and again in a
+    (core not built or disabled, or a flavor without one: see ``rules.compiled_engine``).  Built once per scorer (and again in a
     forked child); a pickled or copied scorer builds its own.
 
     >>> from rouge_full_metric import RougeScorer
@@ -372,11 +400,9 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     cached = scorer.__dict__.get("_compiled")
     if cached is not None and cached[0] == _generation:
         return cached[1]
-    result = None
-    if getattr(scorer, "tokenizer", None) is None:   # a custom tokenizer runs in Python
-        types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
-                  bool(t.unigrams)) for t in scorer.types]
-        result = scorer.rules.compiled_engine(scorer, types)
+    types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
+              bool(t.unigrams)) for t in scorer.types]
+    result = scorer.rules.compiled_engine(scorer, types)
     scorer.__dict__["_compiled"] = (_generation, result)
     return result
 

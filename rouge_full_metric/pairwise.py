@@ -160,11 +160,11 @@ def _pair_input(cs):
     reads for one text), as the batch path hands texts over: with ``lang`` or flavor ``xlsum``
     the language's (XL-Sum's) pipeline tokenizes in Python when the core's own tokenizer cannot
     (segmenters, word limits), the Engine then reads lines of words."""
-    from .batch import _PretokenizedScorer, _XlsumScorer
+    from .batch import _PretokenizedScorer, _WholeAndSentencesScorer
 
     if isinstance(cs, _PretokenizedScorer):
         return cs, lambda text: cs._text(text, "text")
-    if isinstance(cs, _XlsumScorer):
+    if isinstance(cs, _WholeAndSentencesScorer):
         from .rouge_score_flavor import as_text, sentences_of
 
         if cs.words is None:

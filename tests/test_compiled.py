@@ -346,12 +346,65 @@ def test_engine_is_cached_and_follows_option_changes():
     scorer = RougeScorer(["rouge1"])
     first = compiled_scorer(scorer)
     assert compiled_scorer(scorer) is first
-    clone = copy.deepcopy(scorer)                     # the cache lives outside the scorer
-    assert "_compiled_scorer" not in vars(scorer) and compiled_scorer(clone) is not first
+    clone = copy.deepcopy(scorer)                     # a copy takes the options alone (__getstate__)
+    assert "_compiled" not in vars(clone) and compiled_scorer(clone) is not first
     with pytest.raises(AttributeError, match="use_stemmer"):   # options are read-only (issue 12, R7)
         scorer.use_stemmer = True
     assert compiled_scorer(scorer) is first
-    assert compiled_scorer(RougeScorer(["rouge1"], flavor="rouge_score", tokenizer=str.split)) is None
+    # a custom tokenizer's tokens reach the core as pseudo-words
+    assert compiled_scorer(RougeScorer(["rouge1"], flavor="rouge_score", tokenizer=str.split)) is not None
+
+
+def test_pseudo_words_are_the_python_expression():
+    rng = random.Random(5)
+    planes = [(32, 126), (0x80, 0x7FF), (0x800, 0xFFFF), (0xD800, 0xDFFF), (0x10000, 0x10FFFF)]
+    for _ in range(5000):
+        tokens = ["".join(chr(rng.randint(*rng.choice(planes))) for _ in range(rng.randint(0, 5)))
+                  for _ in range(rng.randint(0, 6))]
+        want = " ".join("t" + t.encode("utf-8", "surrogatepass").hex() for t in tokens)
+        assert compiled.core.pseudo_words(tokens) == want, tokens
+    with pytest.raises(TypeError, match="tokens must be str, got int"):
+        compiled.core.pseudo_words(["a", 1])
+
+
+class _ObjectTokenizer:
+    def tokenize(self, text):
+        return [w for w in text.replace(".", " . ").split()]
+
+
+# What users hand to flavor rouge_score: evaluate's str.split idiom, characters (CJK), tokens with
+# spaces and empty ones (split(" ")), case kept, word pairs, a tuple, rouge_score's object form.
+CUSTOM_TOKENIZERS = [str.split, lambda t: [c for c in t if not c.isspace()], lambda t: t.split(" "),
+                     lambda t: t.replace("\n", " ").split(" "), lambda t: [a + " " + b for a, b in zip(t.split(), t.split()[1:])],
+                     lambda t: tuple(t.lower().split()), _ObjectTokenizer()]
+
+
+@pytest.mark.filterwarnings("ignore::rouge_full_metric.lost_text.LostTextWarning")
+def test_custom_tokenizers_identical():
+    # A custom tokenizer's tokens go to the core as pseudo-words, tokenized whole for rouge<N> and
+    # rougeL and line by line for rougeLsum, as rouge_score calls it; rougeLsum anywhere in the
+    # types, every multi-reference mode.
+    rng = random.Random(41)
+    total = 0
+    for k, tokenizer in enumerate(CUSTOM_TOKENIZERS):
+        for j in range(4):
+            types = rng.sample(RS_TYPES + ["rouge4", "rouge6"], rng.randint(1, 5))
+            scorer = RougeScorer(types, flavor="rouge_score", tokenizer=tokenizer,
+                                 multi_ref=rng.choice([None, "max", "average", "best"]),
+                                 jackknife=rng.random() < 0.2, alpha=rng.choice([0.5, 0.2, 1.0]))
+            assert compiled_scorer(scorer) is not None
+            total += assert_same(scorer, make_cases(100 * k + j, 150, True))
+    assert total == len(CUSTOM_TOKENIZERS) * 4 * 150
+
+
+def test_custom_tokenizer_of_other_tokens_scores_in_python():
+    # ints (a model tokenizer's ids) cannot be pseudo-words: the batch and score() fall back
+    scorer = RougeScorer(["rouge1", "rougeLsum", "rougeL"], flavor="rouge_score",
+                         tokenizer=lambda t: [len(w) for w in t.split()])
+    cases = make_cases(9, 50, True)
+    assert assert_same(scorer, cases) == 50
+    pred, refs = cases[3]
+    assert scorer.score(pred, refs) == scorer._example(pred, refs)[1]
 
 
 def test_bad_inputs_raise_the_python_errors():

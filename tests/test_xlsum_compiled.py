@@ -54,12 +54,13 @@ def test_compiled_equals_python_flavor_xlsum(lang, use_stemmer):
     references = [[r, p[::-1]] if k % 3 == 0 else r for k, (p, r) in enumerate(pairs)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], flavor="xlsum", lang=lang,
+        # rougeLsum before other types: its engine's results are merged back in the scorer's order
+        scorer = RougeScorer(["rouge1", "rougeLsum", "rouge2", "rougeL"], flavor="xlsum", lang=lang,
                              use_stemmer=use_stemmer)
         assert compiled_scorer(scorer) is not None
         got = score_examples(scorer, predictions, references, backend="compiled")
         want = score_examples(scorer, predictions, references, backend="python")
-    assert got == want
+    assert repr(got) == repr(want)
 
 
 @pytest.mark.skipif(not HAS_CORE, reason="the compiled core is not built")

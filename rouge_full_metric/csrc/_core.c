@@ -52,6 +52,7 @@
 #include "stemmer.c"
 #include "nltk_porter.c"
 #include "tokenization.c"
+#include "pseudo_words.c"
 #include "xlsum_tokenizer.c"
 #include "char_trie.c"
 #include "newmm.c"
@@ -147,6 +148,9 @@ static PyMethodDef module_methods[] = {
     {"_bitrev_hooks", mod_bitrev_hooks, METH_O,
      "_bitrev_hooks(gfni) -> previous (allowed, supported): 0 forces the plain bit reversal, -1 keeps it (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
+    {"pseudo_words", mod_pseudo_words, METH_O,
+     "pseudo_words(tokens) -> ' '.join('t' + t.encode('utf-8', 'surrogatepass').hex() for t in tokens);\n"
+     "TypeError for a token that is not a str."},
     {"xlsum_tokenize", (PyCFunction)(void (*)(void))mod_xlsum_tokenize, METH_VARARGS | METH_KEYWORDS,
      "xlsum_tokenize(text, pretokenize=True) -> [str]: multilingual-rouge 0.0.1's unstemmed tokens of text\n"
      "for a language without a segmenter (and lang=None); pretokenize=False: BasicTokenizer alone\n"
