@@ -12,6 +12,8 @@ prints what each prints — its ratios included.
                       multilingual-rouge
   bench_pairwise.py   score_matrix / filter_near_duplicates against rouge_score and rapidfuzz
   bench_njobs.py      score_batch n_jobs=2 against n_jobs=1, the second core free and busy
+  bench_shapes.py     score() loops, small batches, several references, rouge3-rouge9 and custom
+                      tokenizers against rouge-score-rs, and the rows where rs is faster
 
 Usage: python benchmarks/all.py [--quick]   (--quick: smaller inputs, fewer runs: a smoke run)
 """
@@ -31,6 +33,7 @@ FULL = [
     ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai,english,hindi,arabic", "--runs", "3"],
     ["bench_pairwise.py", "--runs", "3"],
     ["bench_njobs.py", "--runs", "9"],
+    ["bench_shapes.py", "--runs", "7"],
 ]
 QUICK = [
     ["bench.py", "--runs", "1", "--only", "news", "--slow-pairs", "100"],
@@ -40,6 +43,7 @@ QUICK = [
     ["bench_languages.py", "--langs", "chinese_simplified,japanese,thai", "--pairs", "50", "--runs", "1"],
     ["bench_pairwise.py", "--matrix", "1000", "--filter", "2000", "--sample", "100", "--runs", "1", "--no-rapidfuzz"],
     ["bench_njobs.py", "--runs", "3", "--only", "long"],
+    ["bench_shapes.py", "--runs", "1", "--only", "single,custom_tokenizer"],
 ]
 
 
