@@ -22,7 +22,6 @@ import numbers
 import os
 import re
 import threading
-import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import compiled, thread_pool
@@ -388,8 +387,8 @@ def _tokenizer_engine(scorer, types):
 
 def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     """The compiled form of ``scorer``'s options, or None when the pure-Python engine must run
-    (core not built or disabled, or a flavor without one: see ``rules.compiled_engine``).  Built once per scorer (and again in a
-    forked child); a pickled or copied scorer builds its own.
+    (core not built or disabled, or a flavor without one: see ``rules.compiled_engine``).  Built
+    once per scorer (and again in a forked child); a pickled or copied scorer builds its own.
 
     >>> from rouge_full_metric import RougeScorer
     >>> (compiled_scorer(RougeScorer(["rouge1"])) is not None) == compiled.AVAILABLE

@@ -17,7 +17,7 @@ import threading
 from collections import Counter
 from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 
-from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_batch, score_examples, score_one
+from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_batch, score_examples
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
 from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor, undefined
