@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The shapes of call a user meets, against rouge-score-rs: a ``score()`` loop (rouge_score's own
-README usage), small batches called over and over, several references, rouge3-rouge9, and a
-custom tokenizer (evaluate's ``tokenizer=`` idiom), on texts of 10 to 5,000 tokens.
+README usage), small batches called over and over, several references, rouge3-rouge9, a custom
+tokenizer (evaluate's ``tokenizer=`` idiom), and a new scorer for every pair, on texts of 10 to
+5,000 tokens.
 
 Flavor ``rouge_score``; rouge-score-rs 0.2.1 with one rayon thread (RAYON_NUM_THREADS=1); both
 warm (one untimed call each first).  Seeded texts from benchmarks/bench.py's generator, candidates
 perturbed from their references.  Each row calls ours and rs in turn, ``--runs`` times; the figure
 is the CPU median per pair.  The last line lists every row where rs is faster ("losses").
 
-Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer]
+Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer,new_scorer]
 """
 import argparse
 import os
@@ -23,7 +24,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 SET = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-GROUPS = ["single", "small_batches", "multi", "ngrams", "custom_tokenizer"]
+GROUPS = ["single", "small_batches", "multi", "ngrams", "custom_tokenizer", "new_scorer"]
 
 
 def interleaved(ours, rs, runs):
@@ -134,6 +135,17 @@ def main():
                 rs = rouge_score_rs.RougeScorer(types, tokenizer=Lowered())
                 table.row("score_batch, custom tokenizer, %d tokens, %s" % (tokens, "+".join(types)),
                           lambda: ours.score_batch(preds, refs), lambda: rs.score_batch(refs, preds), count)
+
+    if "new_scorer" in only:
+        # a scorer built for each pair (a helper that builds one per call): construction and the
+        # first call's engine and caches, every time
+        preds, refs = make_pairs(maker, 300, 60)
+        for stem in (False, True):
+            table.row("new scorer + score() per pair, 60 tokens, rouge1+2+L+Lsum%s" % (", stemmed" if stem else ""),
+                      lambda: [RougeScorer(SET, flavor="rouge_score", use_stemmer=stem).score(p, r)
+                               for p, r in zip(preds, refs)],
+                      lambda: [rouge_score_rs.RougeScorer(SET, use_stemmer=stem).score(r, p)
+                               for p, r in zip(preds, refs)], len(preds))
 
     print("losses: " + ("; ".join(table.losses) if table.losses else "none"))
 

@@ -2,6 +2,7 @@
 
 One parsed :class:`RougeType` per requested name tells the scorer which statistic to compute.
 """
+import functools
 import math
 import re
 from typing import NamedTuple, Optional
@@ -56,6 +57,11 @@ def parse_rouge_type(name: str) -> RougeType:
     """
     if not isinstance(name, str):
         raise TypeError("rouge_types: each type must be a str, got %r" % (name,))
+    return _parse(name)
+
+
+@functools.lru_cache(maxsize=512)   # a RougeType is immutable; building a scorer parses each name
+def _parse(name: str) -> RougeType:
     if name == "rougeL":
         return RougeType(name, "L")
     if name == "rougeLsum":

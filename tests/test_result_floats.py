@@ -1,5 +1,5 @@
 """The core's result floats come from a cache on the compiled scorer (csrc/worker.c result_float:
-8,192 slots by the value's bits), so that equal scores share one float object instead of each
+256 slots by the value's bits until a build of 64 examples, then 8,192), so that equal scores share one float object instead of each
 example allocating and later freeing its own.  Sharing must never change a value: these tests
 compare every float, bit for bit, with the pure-Python engine on batches with many more distinct
 values than slots (every slot evicted again and again), on one thread and on two."""
@@ -87,3 +87,16 @@ def test_equal_scores_share_one_float_and_outlive_the_scorer():
     gc.collect()
     assert first[0]["rouge1"] == (2 / 3, 2 / 3, 2 / 3)   # the results hold their own references
     assert first[2]["rouge1"].precision == 1.0
+
+
+def test_the_cache_grows_between_calls(monkeypatch):
+    # score() builds one example (the small cache), a batch of 300 makes the whole cache (the
+    # small one's floats released while results still hold them), then single pairs again
+    preds, refs = varied_batch(300, 4, 60)
+    scorer = RougeScorer(TYPES, flavor="rouge_score")
+    before = [scorer.score(p, r) for p, r in zip(preds[:40], refs[:40])]
+    batch = scorer.score_batch(preds, refs)
+    after = [scorer.score(p, r) for p, r in zip(preds, refs)]
+    expected = pure_python(monkeypatch, (TYPES,), {"flavor": "rouge_score"}, lambda s: s.score_batch(preds, refs))
+    assert bits(before) == bits(expected[:40])
+    assert bits(batch) == bits(after) == bits(expected)

@@ -55,11 +55,14 @@ def test_scores_after_any_parked_worker_equal_fresh_memory(config, spare):
     expected = scores(config, preds, refs)
     compiled.core._spare_workers(2)
     for k, previous in enumerate(CONFIGS):
-        # another vocabulary first (other ids for the same words), dropped: its Workers park
-        scores(previous, *texts(100 + k, 200, 3000), n_jobs=2)
-        gc.collect()
-        assert scores(config, preds, refs) == expected, previous
-        assert scores(config, preds, refs, n_jobs=2) == expected, previous
+        # another vocabulary first (other ids for the same words), dropped: its Workers park.  A
+        # large one has its whole front cache cleared, a small one (fewer tokens than a
+        # sixteenth of the front cache's slots) only its tokens' slots.
+        for size, pairs in ((3000, 200), (30, 5)):
+            scores(previous, *texts(100 + k, pairs, size), n_jobs=2)
+            gc.collect()
+            assert scores(config, preds, refs) == expected, (previous, size)
+            assert scores(config, preds, refs, n_jobs=2) == expected, (previous, size)
 
 
 def test_a_worker_makes_its_front_cache_when_it_first_tokenizes(spare):

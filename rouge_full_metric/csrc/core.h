@@ -86,6 +86,7 @@ typedef struct { int kind; int n; double weight; int max_gap; int unigrams; PyOb
  * scores, 2,109 distinct), and an object shared is one not allocated, nor later freed, by the
  * thread that builds every result. */
 #define FLOAT_CACHE_BITS 13
+#define FLOAT_CACHE_SMALL_BITS 8   /* until a build of FLOAT_CACHE_GROW_FROM examples (worker.c) */
 typedef struct { uint64_t bits; PyObject *obj; } FloatSlot;
 
 typedef struct {
@@ -109,8 +110,9 @@ typedef struct {
      * instances worker.c's make_tuple creates untracked (tuple_plain) */
     int score_plain, stats_plain;
     int tokenizer;          /* TOK_*: see the Unicode token pipelines section */
-    FloatSlot *floats;      /* 1 << FLOAT_CACHE_BITS slots or NULL; the one part written after
-                             * init, only with the GIL (result building) */
+    FloatSlot *floats;      /* 1 << float_bits slots or NULL; the one part written after init,
+                             * only with the GIL (result building) */
+    int float_bits;
 } EngineObject;
 
 typedef struct { const char *p; Py_ssize_t n; } Span;
