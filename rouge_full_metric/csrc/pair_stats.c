@@ -459,7 +459,7 @@ static int ngram_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int n, Py_ssi
  * (n-1)-gram, next token), so a reference window gets its n-gram's id with one lookup per level
  * and no hashing; a window the prediction lacks gets 0.  Returns 1 (nothing computed) when the
  * tables would be too big, -1 when out of memory. */
-static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
+NOINLINE static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssize_t D) {
     const int32_t *lp = w->lp.v, *lr = w->lr.v;
     Py_ssize_t pn = w->lp.n, TR = w->lr.n, W = D + 1;
     w->nlevels = 0;
