@@ -15,6 +15,8 @@ belongs to the scorer that asked, which rebuilds it from its options after pickl
 """
 from typing import List, Optional, Tuple
 
+from .tokenization import make_token_filter
+
 # The multi_ref values every flavor knows; a flavor may refuse some of them in check().
 MULTI_REF = ("average", "best", "max", "max_rp")
 
@@ -84,8 +86,6 @@ class Flavor:
         """What reads a scorer's texts, built from its options (never pickled): ``token_filter``
         (the Perl's stop words and stemmer), and the flavor's own tokenizers (``rs_tokenize``,
         ``rs_sentence_tokenize``, ``lang_tokenize``), None where the flavor has none."""
-        from .tokenization import make_token_filter
-
         return {"token_filter": make_token_filter(scorer.use_stemmer, scorer.remove_stopwords)}
 
     # ------------------------------------------------------------------------- scoring

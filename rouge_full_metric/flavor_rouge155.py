@@ -13,6 +13,7 @@ compiled core's ``"rouge155"`` rules, or the pure-Python reference (:mod:`.score
 """
 from typing import Tuple
 
+from . import batch
 from .flavor_base import TOKENIZER_WITH_LANG, Flavor
 
 
@@ -50,9 +51,7 @@ class Rouge155(Flavor):
         return out
 
     def compiled_engine(self, scorer, types):
-        from .batch import _lang_engine, _perl_engine
-
-        return _perl_engine(scorer, types) if scorer.language is None else _lang_engine(scorer, types)
+        return batch._perl_engine(scorer, types) if scorer.language is None else batch._lang_engine(scorer, types)
 
     def corpus_stat(self, interval, mean: float) -> Tuple[float, float, float, float]:
         from .scoring import round5

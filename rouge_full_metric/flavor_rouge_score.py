@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 ValueError: flavor 'rouge_score' computes rouge<N>, rougeL and rougeLsum only; for rougeW use flavor 'rouge155' or 'paper'
 """
-from . import rouge_score_flavor
+from . import batch, rouge_score_flavor
 from .flavor_base import TOKENIZER_WITH_LANG, Flavor
 
 # Types rouge_score can compute (it only knows rouge1..rouge9; any N is accepted here).
@@ -53,16 +53,12 @@ class RougeScore(Flavor):
                              "%s does not have; use flavor 'rouge155' for them" % self.tool)
 
     def readers(self, scorer) -> dict:
-        from .rouge_score_flavor import make_tokenizer
-
         out = super().readers(scorer)
-        out["rs_tokenize"] = make_tokenizer(scorer.use_stemmer, scorer.tokenizer)
+        out["rs_tokenize"] = rouge_score_flavor.make_tokenizer(scorer.use_stemmer, scorer.tokenizer)
         return out
 
     def compiled_engine(self, scorer, types):
-        from .batch import _tokenizer_engine
-
-        return _tokenizer_engine(scorer, types)
+        return batch._tokenizer_engine(scorer, types)
 
 
 FLAVOR = RougeScore()

@@ -13,7 +13,9 @@ Traceback (most recent call last):
 ...
 ValueError: flavor 'xlsum' computes rouge<N>, rougeL and rougeLsum only; for rougeW use flavor 'rouge155' or 'paper'
 """
+from . import batch
 from .flavor_base import TOKENIZER_WITH_LANG, lang_signature
+from .tokenization import make_token_filter
 from .flavor_rouge_score import RougeScore
 
 
@@ -33,16 +35,13 @@ class Xlsum(RougeScore):
 
     def readers(self, scorer) -> dict:
         from .lang_pipeline import make
-        from .tokenization import make_token_filter
 
         tokenize, sentence_tokenize = make(scorer.language, scorer.use_stemmer)
         return {"token_filter": make_token_filter(scorer.use_stemmer, scorer.remove_stopwords),
                 "rs_tokenize": tokenize, "rs_sentence_tokenize": sentence_tokenize}
 
     def compiled_engine(self, scorer, types):
-        from .batch import _xlsum_engine
-
-        return _xlsum_engine(scorer, types)
+        return batch._xlsum_engine(scorer, types)
 
     def signature(self, scorer):
         return lang_signature(scorer, "porter")
