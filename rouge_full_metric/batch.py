@@ -84,15 +84,11 @@ class _CompiledScorer:
 
     def scores_of(self, prediction, references) -> Dict[str, Score]:
         """The scores of one example (``RougeScorer.score``'s path: no statistics, no slices)."""
-        free = self._free
-        try:
-            worker = free.pop()
-        except IndexError:
-            worker = self.engine.worker()
+        worker = self.acquire()
         try:
             return worker.score(prediction, references)
         finally:
-            free.append(worker)
+            self.release(worker)
 
     def run(self, predictions, references, start, stop, with_stats, cancel=None, table=None):
         """The core's results for examples start..stop-1; ``cancel``: a one-byte bytearray
@@ -102,7 +98,7 @@ class _CompiledScorer:
         try:
             return worker.run(predictions, references, start, stop, with_stats, cancel, table)
         finally:
-            self._free.append(worker)
+            self.release(worker)
 
 
 _has_space = re.compile(r"\s").search
