@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """The shapes of call a user meets, against rouge-score-rs: a ``score()`` loop (rouge_score's own
 README usage), small batches called over and over, several references, rouge3-rouge9, a custom
-tokenizer (evaluate's ``tokenizer=`` idiom), and a new scorer for every pair, on texts of 10 to
-5,000 tokens.
+tokenizer (evaluate's ``tokenizer=`` idiom), a new scorer for every pair, and ``split_summaries``
+(texts on one line, split by ``nltk.sent_tokenize`` before rougeLsum), on texts of 10 to 5,000
+tokens.  Without NLTK's punkt model installed, ``split_summaries`` rows put NLTK's untrained
+``PunktSentenceTokenizer`` in the place of ``nltk.sent_tokenize`` for both tools (said in the output).
 
 Flavor ``rouge_score``; rouge-score-rs 0.2.1 with one rayon thread (RAYON_NUM_THREADS=1); both
 warm (one untimed call each first).  Seeded texts from benchmarks/bench.py's generator, candidates
 perturbed from their references.  Each row calls ours and rs in turn, ``--runs`` times; the figure
 is the CPU median per pair.  The last line lists every row where rs is faster ("losses").
 
-Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer,new_scorer]
+Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer,new_scorer,split_summaries]
 """
 import argparse
 import os
@@ -24,7 +26,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 SET = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-GROUPS = ["single", "small_batches", "multi", "ngrams", "custom_tokenizer", "new_scorer"]
+GROUPS = ["single", "small_batches", "multi", "ngrams", "custom_tokenizer", "new_scorer", "split_summaries"]
 
 
 def interleaved(ours, rs, runs):
@@ -50,7 +52,7 @@ class Table:
         ratio = r / o
         if ratio < 1.0:
             self.losses.append("%s (%.2f)" % (name, ratio))
-        print("%-74s %10.2f %10.2f %8.2f" % (name, o / pairs * 1e6, r / pairs * 1e6, ratio), flush=True)
+        print("%-86s %10.2f %10.2f %8.2f" % (name, o / pairs * 1e6, r / pairs * 1e6, ratio), flush=True)
 
 
 def make_pairs(maker, count, tokens):
@@ -73,7 +75,7 @@ def main():
 
     print("engine: %s; CPU us per pair, medians of %d interleaved runs; rs/ours > 1: we are faster"
           % (compiled.backend(), a.runs))
-    print("%-74s %10s %10s %8s" % ("shape", "ours", "rs", "rs/ours"))
+    print("%-86s %10s %10s %8s" % ("shape", "ours", "rs", "rs/ours"))
     table = Table(a.runs)
     maker = TextMaker(7)
 
@@ -146,6 +148,31 @@ def main():
                                for p, r in zip(preds, refs)],
                       lambda: [rouge_score_rs.RougeScorer(SET, use_stemmer=stem).score(r, p)
                                for p, r in zip(preds, refs)], len(preds))
+
+    if "split_summaries" in only:
+        import nltk
+
+        try:
+            nltk.sent_tokenize("One. Two.")
+            splitter = "nltk.sent_tokenize (punkt model)"
+        except LookupError:
+            from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+            nltk.sent_tokenize = PunktSentenceTokenizer().tokenize   # both tools look it up per call
+            splitter = "untrained PunktSentenceTokenizer (no punkt model installed)"
+        print("split_summaries: %s" % splitter)
+        for tokens, count in ((60, 500), (800, 50)):
+            preds, refs = make_pairs(maker, count, tokens)
+            preds, refs = [p.replace("\n", " ") for p in preds], [r.replace("\n", " ") for r in refs]
+            for types in (["rougeLsum"], SET):
+                for stem in (False, True):
+                    ours = RougeScorer(types, flavor="rouge_score", use_stemmer=stem, split_summaries=True)
+                    rs = rouge_score_rs.RougeScorer(types, use_stemmer=stem, split_summaries=True)
+                    name = "split_summaries, %d tokens, %s%s" % (tokens, "+".join(types), ", stemmed" if stem else "")
+                    table.row("score_batch, " + name, lambda: ours.score_batch(preds, refs),
+                              lambda: rs.score_batch(refs, preds), count)
+                    table.row("score() loop, " + name, lambda: [ours.score(p, r) for p, r in zip(preds, refs)],
+                              lambda: [rs.score(r, p) for p, r in zip(preds, refs)], count)
 
     print("losses: " + ("; ".join(table.losses) if table.losses else "none"))
 

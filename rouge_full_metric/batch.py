@@ -164,20 +164,38 @@ class _PretokenizedScorer(_CompiledScorer):
 class _WholeAndSentencesScorer:
     """rouge_score's rules (``"rouge_score"`` engines) on texts tokenized whole for rouge<N> and
     rougeL, and sentence by sentence for rougeLsum, as rouge_score calls its tokenizer: flavor
-    ``xlsum`` (whose scorer tokenizes rougeLsum's sentences differently from the whole text) and
-    flavor ``rouge_score`` with a custom tokenizer.  Two engines: one reads each text's tokens as
-    one line (rouge<N>, rougeL), the other each sentence's tokens as a line (rougeLsum); Python's
-    tokens travel as the lines of words of :class:`_Words`."""
+    ``xlsum`` (whose scorer tokenizes rougeLsum's sentences differently from the whole text),
+    flavor ``rouge_score`` with a custom tokenizer, and with ``split_summaries`` (rougeLsum's
+    sentences from ``nltk.sent_tokenize``).  Two engines: one reads each text whole (rouge<N>,
+    rougeL), the other each sentence as a line (rougeLsum); Python's tokens travel as the lines of
+    words of :class:`_Words`."""
 
-    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: Optional[_Words], order=None):
+    def __init__(self, whole, sentences, tokenize, sentence_tokenize, words: Optional[_Words], order=None,
+                 split=None):
         self.whole = _CompiledScorer(whole) if whole is not None else None
         self.sentences = _CompiledScorer(sentences) if sentences is not None else None
         self.tokenize = tokenize
         self.sentence_tokenize = sentence_tokenize
-        self.words = words   # None: the engines tokenize the texts themselves ("xlsum", "xlsum_basic")
+        self.words = words   # None: the engines tokenize the texts themselves
         # the scorer's type names when a rougeLsum comes before another type: the merged results
         # follow them, as the Python engine's do (None: the whole engine's types, then rougeLsum's)
         self.order = order
+        self.split = split   # a text's rougeLsum sentences (None: rouge_score_flavor.sentences_of)
+
+    def whole_input(self, text: str):
+        """What the whole-text engine reads for ``text``."""
+        if self.words is None:
+            return text
+        return [self.words.line(self.tokenize(text))]
+
+    def sentence_input(self, text: str):
+        """What the rougeLsum engine reads for ``text``: its sentences as lines."""
+        from .rouge_score_flavor import sentence_lines, sentences_of
+
+        if self.words is None:
+            return text if self.split is None else sentence_lines(self.split(text))
+        line, tokenize = self.words.line, self.sentence_tokenize
+        return [line(tokenize(x)) for x in (self.split or sentences_of)(text)]
 
     @staticmethod
     def _convert(predictions, references, start, stop, convert):
@@ -191,28 +209,14 @@ class _WholeAndSentencesScorer:
         return preds, refs
 
     def run(self, predictions, references, start, stop, with_stats, cancel=None):
-        from .rouge_score_flavor import sentences_of
-
         parts = []
-        if self.words is None:
-            def raw(text):
-                return text
-            preds, refs = self._convert(predictions, references, start, stop, raw)
-            for engine in (self.whole, self.sentences):
-                if engine is not None:
-                    parts.append(engine.run(preds, refs, 0, stop - start, with_stats, cancel))
-            return self._merge(parts, with_stats, self.order)
-        line = self.words.line
-        if self.whole is not None:
-            def whole(text):
-                return [line(self.tokenize(text))]
-            preds, refs = self._convert(predictions, references, start, stop, whole)
-            parts.append(self.whole.run(preds, refs, 0, stop - start, with_stats, cancel))
-        if self.sentences is not None:
-            def sentences(text):
-                return [line(self.sentence_tokenize(x)) for x in sentences_of(text)]
-            preds, refs = self._convert(predictions, references, start, stop, sentences)
-            parts.append(self.sentences.run(preds, refs, 0, stop - start, with_stats, cancel))
+        same = self.words is None and self.split is None   # both engines read the raw texts
+        converted = None
+        for engine, convert in ((self.whole, self.whole_input), (self.sentences, self.sentence_input)):
+            if engine is not None:
+                if converted is None or not same:
+                    converted = self._convert(predictions, references, start, stop, convert)
+                parts.append(engine.run(converted[0], converted[1], 0, stop - start, with_stats, cancel))
         return self._merge(parts, with_stats, self.order)
 
     def scores_of(self, prediction, references) -> Dict[str, Score]:
@@ -369,16 +373,23 @@ def _tokenizer_engine(scorer, types):
     """Flavor rouge_score: the core's rouge_score reader and NLTK's Porter in C (rouge_score's
     stemmer called per token for the tokens the C port leaves to it, or for an unverified NLTK);
     with the user's tokenizer, its tokens (of each whole text, and of each of rougeLsum's
-    sentences, as rouge_score calls it) as pseudo-words (see :class:`_Words`)."""
-    if scorer.tokenizer is None:
+    sentences, as rouge_score calls it) as pseudo-words (see :class:`_Words`); with
+    ``split_summaries``, rougeLsum's engine reads the sentences ``nltk.sent_tokenize`` finds."""
+    split = scorer._rs_split   # None unless split_summaries and a rougeLsum
+    if scorer.tokenizer is None and split is None:
         return _plain_engine(scorer, types, _tokenizer_filter(scorer), _nltk_porter_filter(scorer))
     core = scorer.rules.core
     whole_types = [t for t in types if t[1] != "Lsum"]
     sentence_types = [t for t in types if t[1] == "Lsum"]
+    if scorer.tokenizer is None:   # split_summaries: the core's reader on the split text
+        token_filter, porter = _tokenizer_filter(scorer), _nltk_porter_filter(scorer)
+        whole = _engine(core, whole_types, 0, scorer, token_filter, native=porter) if whole_types else None
+        sentences = _engine(core, sentence_types, 0, scorer, token_filter, native=porter)
+        return _WholeAndSentencesScorer(whole, sentences, None, None, None, _type_order(types), split)
     whole = _engine(core, whole_types, 0, scorer) if whole_types else None
     sentences = _engine(core, sentence_types, 0, scorer) if sentence_types else None
     return _WholeAndSentencesScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_tokenize, _Words(True),
-                                    _type_order(types))
+                                    _type_order(types), split)
 
 
 def compiled_scorer(scorer) -> Optional[_CompiledScorer]:

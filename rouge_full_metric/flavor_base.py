@@ -59,6 +59,9 @@ class Flavor:
     # rouge_score's rule (lost_text.first_lost).
     lost_text_tokenizer: Optional[str] = "ROUGE-1.5.5.pl's tokenizer"
     lost_text_rouge_score = False
+    # RougeScorer(split_summaries=True) (rouge_score's nltk.sent_tokenize before rougeLsum) is
+    # an option of the flavor; the others read rougeLsum's sentences from the lines.
+    splits_summaries = False
 
     def __repr__(self):
         return "<flavor %s>" % self.name

@@ -30,6 +30,7 @@ class RougeScore(Flavor):
     lost_text_rouge_score = True
     # how the error messages name the tool whose options these are
     tool = "rouge_score"
+    splits_summaries = True
 
     def check_text(self, text, argument: str) -> None:
         rouge_score_flavor.as_text(text, argument)
@@ -55,6 +56,8 @@ class RougeScore(Flavor):
     def readers(self, scorer) -> dict:
         out = super().readers(scorer)
         out["rs_tokenize"] = rouge_score_flavor.make_tokenizer(scorer.use_stemmer, scorer.tokenizer)
+        if scorer.split_summaries and any(t.kind == "Lsum" for t in scorer.types):
+            out["rs_split"] = rouge_score_flavor.make_sentence_splitter()
         return out
 
     def compiled_engine(self, scorer, types):

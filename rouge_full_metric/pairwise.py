@@ -119,10 +119,8 @@ def _single_type_scorer(scorer, rouge_type: str):
             return single
     from .scorer import RougeScorer
 
-    single = RougeScorer([rouge_type], flavor=scorer.flavor, use_stemmer=scorer.use_stemmer,
-                         remove_stopwords=scorer.remove_stopwords, word_limit=scorer.word_limit,
-                         byte_limit=scorer.byte_limit, multi_ref=scorer.multi_ref, jackknife=scorer.jackknife,
-                         alpha=scorer.alpha, tokenizer=scorer.tokenizer, lang=scorer.lang)
+    # every option the scorer pickles (RougeScorer.__getstate__), so none is left behind
+    single = RougeScorer(**dict(scorer.__getstate__(), rouge_types=[rouge_type]))
     with _single_lock:
         _single_cache.setdefault(scorer, {})[rouge_type] = single
     return single
@@ -165,14 +163,12 @@ def _pair_input(cs):
     if isinstance(cs, _PretokenizedScorer):
         return cs, lambda text: cs._text(text, "text")
     if isinstance(cs, _WholeAndSentencesScorer):
-        from .rouge_score_flavor import as_text, sentences_of
+        from .rouge_score_flavor import as_text
 
-        if cs.words is None:
-            return cs.whole or cs.sentences, lambda text: as_text(text, "text")
-        line = cs.words.line
+        # a matrix holds one type: one of the two engines is None
         if cs.whole is not None:
-            return cs.whole, lambda text: [line(cs.tokenize(as_text(text, "text")))]
-        return cs.sentences, lambda text: [line(cs.sentence_tokenize(x)) for x in sentences_of(as_text(text, "text"))]
+            return cs.whole, lambda text: cs.whole_input(as_text(text, "text"))
+        return cs.sentences, lambda text: cs.sentence_input(as_text(text, "text"))
     return cs, None
 
 

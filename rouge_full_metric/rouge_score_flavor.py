@@ -3,7 +3,8 @@
 Its tokenizer differs from the Perl's: Python's Unicode ``str.lower()`` (so "İ" and the Kelvin
 sign "K" become ASCII letters), every run outside ``[a-z0-9]`` becomes a space, and tokens longer
 than 3 characters go through NLTK's ``PorterStemmer()`` in its default ``NLTK_EXTENSIONS`` mode
-(not the Perl's Porter-Lin stemmer).  ``rougeLsum`` splits on ``"\\n"`` and drops empty lines.
+(not the Perl's Porter-Lin stemmer).  ``rougeLsum`` splits on ``"\\n"`` and drops empty lines
+(with ``split_summaries=True``: on the sentences ``nltk.sent_tokenize`` finds).
 F is 2PR/(P+R), written as rouge_score computes it, and several references keep the one with the
 best F.  The LCS back-trace and the union-LCS clipping are the Perl's, so :mod:`.lcs` serves both.
 """
@@ -123,6 +124,51 @@ def sentences_of(text: str) -> List[str]:
     ['One.', 'Two.']
     """
     return [s for s in text.split("\n") if len(s)]
+
+
+_NEEDS_PUNKT = ("split_summaries=True splits rougeLsum's texts with nltk.sent_tokenize, as rouge_score does, "
+                "and that needs NLTK's punkt model, which is not installed and is never downloaded at run "
+                "time. Install it once with `python -m nltk.downloader punkt_tab`, or put one sentence on "
+                "each line yourself (rouge_full_metric.sentence_splitting.split_text has offline splitters) "
+                "and keep split_summaries=False")
+
+
+def make_sentence_splitter() -> Callable[[str], List[str]]:
+    """rouge_score's ``split_summaries=True``: ``rougeLsum``'s sentences are the non-empty ones
+    ``nltk.sent_tokenize`` finds in the whole text (a sentence may span lines).  Fails here, not at
+    the first text, when NLTK or its punkt model is missing.  ``nltk.sent_tokenize`` is looked up
+    at each call, as rouge_score looks it up (a test may patch it in both).
+
+    >>> import nltk
+    >>> from nltk.tokenize.punkt import PunktSentenceTokenizer
+    >>> saved, nltk.sent_tokenize = nltk.sent_tokenize, PunktSentenceTokenizer().tokenize
+    >>> make_sentence_splitter()("One here. Two\\nthere.  ")
+    ['One here.', 'Two\\nthere.']
+    >>> nltk.sent_tokenize = saved
+    """
+    try:
+        import nltk
+    except ImportError:
+        raise ImportError(_NEEDS_PUNKT.replace("NLTK's punkt model", "NLTK (pip install nltk) and its punkt "
+                                               "model")) from None
+    try:
+        nltk.sent_tokenize("One. Two.")
+    except LookupError:
+        raise LookupError(_NEEDS_PUNKT) from None
+
+    def split(text: str) -> List[str]:
+        return [s for s in nltk.sent_tokenize(text) if len(s)]
+    return split
+
+
+def sentence_lines(sentences: List[str]) -> str:
+    """The text the core's rouge_score reader takes for ``sentences``: one a line, their own line
+    breaks made spaces (rouge_score's tokenizer reads both as separators).
+
+    >>> sentence_lines(['One here.', 'Two\\nthere.'])
+    'One here.\\nTwo there.'
+    """
+    return "\n".join(s.replace("\n", " ") for s in sentences)
 
 
 def as_text(text, argument: str) -> str:

@@ -132,7 +132,7 @@ _MISSING = object()
 
 # What a scorer pickles (its whole state): the options as validated, in RougeScorer's order.
 _OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit",
-            "multi_ref", "jackknife", "alpha", "tokenizer", "lang")
+            "multi_ref", "jackknife", "alpha", "tokenizer", "lang", "split_summaries")
 
 # Serializes the first build of a scorer's readers (two threads would build the same thing twice).
 _build_lock = threading.Lock()
@@ -180,6 +180,9 @@ class RougeScorer:
             flavors ``rouge155`` and ``paper`` tokenize each line with that pipeline (stemmed by
             the language's stemmer with ``use_stemmer``) and compute every variant on those
             tokens, ``word_limit`` counting tokens; None keeps the Perl's byte tokenizer.
+        split_summaries: flavor ``rouge_score`` only, as in rouge_score: ``rougeLsum``'s sentences
+            are those ``nltk.sent_tokenize`` finds in each text, not its lines (needs NLTK's punkt
+            model installed; it is never downloaded). Other types read the texts as before.
 
     >>> scorer = RougeScorer(["rouge1", "rougeLsum"])
     >>> scorer.score("police kill the gunman", "police killed the gunman")["rougeLsum"]
@@ -191,11 +194,11 @@ class RougeScorer:
                  flavor: str = "rouge155", use_stemmer: bool = False, remove_stopwords: bool = False,
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
                  multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5,
-                 tokenizer=None, lang=None):
+                 tokenizer=None, lang=None, split_summaries: bool = False):
         self._configure(dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
                              remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
                              multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer,
-                             lang=lang))
+                             lang=lang, split_summaries=split_summaries))
         # Built now so that a missing package or a bad tokenizer fails here, not at the first score
         # (after pickling they are rebuilt on first use).
         self._readers()
@@ -234,6 +237,13 @@ class RougeScorer:
         jackknife = _check_bool("jackknife", jackknife, allow_none=True)
         a["jackknife"] = rules.jackknife if jackknife is None else jackknife
         a["tokenizer"] = tokenizer
+        # .get: a scorer pickled before the option existed has none
+        a["split_summaries"] = _check_bool("split_summaries", options.get("split_summaries", False))
+        if self.split_summaries and not rules.splits_summaries:
+            raise ValueError("split_summaries is an option of flavor 'rouge_score' (rouge_score's "
+                             "nltk.sent_tokenize before rougeLsum); flavor %r reads rougeLsum's sentences "
+                             "from the lines of a text: put one sentence on each line (see "
+                             "rouge_full_metric.sentence_splitting)" % (flavor,))
         rules.check(self)
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 <= alpha <= 1:
             raise ValueError("alpha must be a number in [0, 1] (0 = recall, 1 = precision), got %r" % (alpha,))
@@ -261,12 +271,17 @@ class RougeScorer:
     _rs_tokenize = _reader("rs_tokenize", "rouge_score's (or XL-Sum's) tokenizer of a whole text, or None.")
     _rs_sentence_tokenize = _reader("rs_sentence_tokenize", "XL-Sum's rougeLsum sentence tokenizer, or None.")
     _lang_tokenize = _reader("lang_tokenize", "A language's tokens of one line (rouge155/paper with lang), or None.")
+    _rs_split = _reader("rs_split", "rougeLsum's sentences of a text with split_summaries (nltk.sent_tokenize), or None.")
 
     # ----------------------------------------------------------------------------- pickling, copy
     def __getstate__(self) -> dict:
         """The options only: what was built from them (tokenizers, segmenters holding C objects,
-        compiled engines) is rebuilt on first use wherever the scorer arrives."""
-        return {name: getattr(self, name) for name in _OPTIONS}
+        compiled engines) is rebuilt on first use wherever the scorer arrives.  ``split_summaries``
+        only when set: other scorers pickle the state they did before the option came."""
+        state = {name: getattr(self, name) for name in _OPTIONS}
+        if not state["split_summaries"]:
+            del state["split_summaries"]
+        return state
 
     def __setstate__(self, state: dict) -> None:
         self._configure(state)
@@ -297,7 +312,8 @@ class RougeScorer:
             "stop:" + ("yes" if self.remove_stopwords else "no"), "limit:" + limit,
             "multi:" + self.multi_ref, "jk:" + ("yes" if self.jackknife else "no"),
             "alpha:%g" % self.alpha, "ci:%g/%d" % (confidence, n_bootstrap)]
-            + (["tok:custom"] if self.tokenizer is not None else []) + self.rules.signature(self)
+            + (["tok:custom"] if self.tokenizer is not None else [])
+            + (["split:nltk"] if self.split_summaries else []) + self.rules.signature(self)
             + ["v:" + __version__])
 
     def __repr__(self):
@@ -312,7 +328,8 @@ class RougeScorer:
             if self._needs_sentences:
                 # flavor xlsum: the anchor tokenizes rougeLsum's sentences without the segmenter
                 sentence_tokenize = self._rs_sentence_tokenize or tokenize
-                per_sentence = [sentence_tokenize(s) for s in rouge_score_flavor.sentences_of(text)]
+                sentences_of = self._rs_split or rouge_score_flavor.sentences_of
+                per_sentence = [sentence_tokenize(s) for s in sentences_of(text)]
             return _Text(text, [], Summary(tokenize(text), per_sentence))
         if self._lang_tokenize is not None:
             lines = lang_pipeline.lines_of(text, argument)
