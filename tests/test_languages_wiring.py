@@ -50,6 +50,37 @@ def test_loses_letters_threshold():
     assert loses_letters(["ok", "Москва сегодня"]) and loses_letters("Москва".encode())
 
 
+def _loses_letters_by_count(text, unicode_lower):
+    """loses_letters without its bound: the two counts, as the docstring defines them."""
+    import re
+
+    head = text[:2000]
+    total = len(re.findall(r"[^\W_]", head))
+    kept = len(re.findall(r"[A-Za-z0-9]", head.lower() if unicode_lower else head))
+    return total > 0 and 2 * kept < total
+
+
+def test_loses_letters_bound_never_changes_the_answer():
+    # the C-speed bound may only say "no" where the counts say "no": mixed scripts near the
+    # threshold, punctuation-only non-ASCII, the Kelvin sign and U+0130, texts past the 2,000
+    # characters looked at
+    import random
+
+    rng = random.Random(17)
+    pieces = ["abc", "a", "7", " ", "“", "”", "—", "’", "é", "İ", "\u212a", "北京", "Москва", "ß", "_", "…", "١٢"]
+    checked = lost = 0
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        if rng.random() < 0.01:
+            text = text * 300
+        for unicode_lower in (False, True):
+            want = _loses_letters_by_count(text, unicode_lower)
+            assert loses_letters(text, unicode_lower) == want, (text, unicode_lower)
+            checked += 1
+            lost += want
+    assert checked == 40000 and 5000 < lost < 35000
+
+
 # ---------------------------------------------------------------------------- evaluate metric
 def test_evaluate_metric_takes_lang_at_load_and_compute():
     pytest.importorskip("evaluate")
