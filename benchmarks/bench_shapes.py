@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The shapes of call a user meets, against rouge-score-rs: a ``score()`` loop (rouge_score's own
 README usage), small batches called over and over, several references, rouge3-rouge9, a custom
-tokenizer (evaluate's ``tokenizer=`` idiom), a new scorer for every pair, and ``split_summaries``
-(texts on one line, split by ``nltk.sent_tokenize`` before rougeLsum), on texts of 10 to 5,000
-tokens.  Without NLTK's punkt model installed, ``split_summaries`` rows put NLTK's untrained
+tokenizer (evaluate's ``tokenizer=`` idiom), a new scorer for every pair, ``split_summaries``
+(texts on one line, split by ``nltk.sent_tokenize`` before rougeLsum), and English with the
+characters news carries outside ASCII (curly quotes, dashes, accented names), on texts of 10 to
+5,000 tokens.  Without NLTK's punkt model installed, ``split_summaries`` rows put NLTK's untrained
 ``PunktSentenceTokenizer`` in the place of ``nltk.sent_tokenize`` for both tools (said in the output).
 
 Flavor ``rouge_score``; rouge-score-rs 0.2.1 with one rayon thread (RAYON_NUM_THREADS=1); both
@@ -11,7 +12,7 @@ warm (one untimed call each first).  Seeded texts from benchmarks/bench.py's gen
 perturbed from their references.  Each row calls ours and rs in turn, ``--runs`` times; the figure
 is the CPU median per pair.  The last line lists every row where rs is faster ("losses").
 
-Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer,new_scorer,split_summaries]
+Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer,new_scorer,split_summaries,unicode]
 """
 import argparse
 import os
@@ -26,7 +27,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 SET = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-GROUPS = ["single", "small_batches", "multi", "ngrams", "custom_tokenizer", "new_scorer", "split_summaries"]
+GROUPS = ["single", "small_batches", "multi", "ngrams", "custom_tokenizer", "new_scorer", "split_summaries",
+          "unicode"]
 
 
 def interleaved(ours, rs, runs):
@@ -53,6 +55,24 @@ class Table:
         if ratio < 1.0:
             self.losses.append("%s (%.2f)" % (name, ratio))
         print("%-86s %10.2f %10.2f %8.2f" % (name, o / pairs * 1e6, r / pairs * 1e6, ratio), flush=True)
+
+
+def news_characters(text, rng):
+    """``text`` as news is typed: “curly” quotes, ’s, dashes — and an accented name here and there
+    (a word in 25 changed; the tokens rouge_score keeps stay nearly the same)."""
+    out = []
+    for word in text.split(" "):
+        r = rng.random()
+        if r < 0.01:
+            word = "“" + word + "”"
+        elif r < 0.02:
+            word += "’s"
+        elif r < 0.03:
+            word += " —"
+        elif r < 0.04:
+            word = word.replace("e", "é")
+        out.append(word)
+    return " ".join(out)
 
 
 def make_pairs(maker, count, tokens):
@@ -173,6 +193,27 @@ def main():
                               lambda: rs.score_batch(refs, preds), count)
                     table.row("score() loop, " + name, lambda: [ours.score(p, r) for p, r in zip(preds, refs)],
                               lambda: [rs.score(r, p) for p, r in zip(preds, refs)], count)
+
+    if "unicode" in only:
+        import random
+        import warnings
+
+        rng = random.Random(11)
+        for tokens, count in ((60, 1000), (800, 60)):
+            preds, refs = make_pairs(maker, count, tokens)
+            preds, refs = [news_characters(p, rng) for p in preds], [news_characters(r, rng) for r in refs]
+            for types in (["rouge1"], ["rougeL"], SET):
+                for stem in (False, True):
+                    ours = RougeScorer(types, flavor="rouge_score", use_stemmer=stem)
+                    rs = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
+                    name = "curly quotes, dashes, accents, %d tokens, %s%s" % (tokens, "+".join(types),
+                                                                                ", stemmed" if stem else "")
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("error")   # no LostTextWarning: these texts keep their letters
+                        table.row("score_batch, " + name, lambda: ours.score_batch(preds, refs),
+                                  lambda: rs.score_batch(refs, preds), count)
+                        table.row("score() loop, " + name, lambda: [ours.score(p, r) for p, r in zip(preds, refs)],
+                                  lambda: [rs.score(r, p) for p, r in zip(preds, refs)], count)
 
     print("losses: " + ("; ".join(table.losses) if table.losses else "none"))
 

@@ -45,6 +45,43 @@ def _as_str(text) -> str:
     return ""
 
 
+def ascii_majority(text: str, limit: int) -> bool:
+    """Whether ``text[:limit]`` has at least as many ASCII letters and digits as non-ASCII
+    characters (the core's ``ascii_majority`` computes the same without copying the text).
+
+    >>> ascii_majority("“Café” au lait", 2000), ascii_majority("北京 ab", 2000), ascii_majority("北京今天 abc", 2000)
+    (True, True, False)
+    """
+    text = text[:limit]
+    ascii = text.encode("ascii", "ignore")
+    return len(ascii.translate(None, _ASCII_NOT_ALNUM)) >= len(text) - len(ascii)
+
+
+_ascii_majority = None   # the core's, or this module's: chosen at the first non-ASCII text
+
+
+def _bound():
+    global _ascii_majority
+    from . import compiled
+
+    _ascii_majority = getattr(compiled.core, "ascii_majority", None) if compiled.AVAILABLE else None
+    _ascii_majority = _ascii_majority or ascii_majority
+    return _ascii_majority
+
+
+def keeps_letters(text: str) -> bool:
+    """A str that surely keeps most of its letters (:func:`loses_letters` is False): ASCII, or
+    at least as many ASCII letters and digits as non-ASCII characters where it is looked at.  At
+    most every non-ASCII character is a lost letter, and lowering never makes an ASCII letter or
+    digit non-ASCII, so then 2 * kept >= total.  English with curly quotes or dashes paid two
+    regex scans before (50-250 us a text).
+
+    >>> keeps_letters("“Quoted” — and dashed"), keeps_letters("北京今天 abc")
+    (True, False)
+    """
+    return text.isascii() or (_ascii_majority or _bound())(text, _PREFIX)
+
+
 def loses_letters(text, unicode_lower: bool = False) -> bool:
     """Whether most letters and digits of ``text`` are outside ASCII (lost to the Perl's tokenizer;
     ``unicode_lower``: to rouge_score's, which lower-cases first, so "K" (Kelvin) becomes "k").
@@ -55,16 +92,9 @@ def loses_letters(text, unicode_lower: bool = False) -> bool:
     (True, False)
     """
     text = _as_str(text)
-    if text.isascii():
+    if keeps_letters(text):
         return False
     head = text[:_PREFIX]
-    # A bound first, in C (English with curly quotes or dashes would otherwise pay two regex
-    # scans, 50-250 us a text): at most every non-ASCII character is a lost letter, and lowering
-    # never makes an ASCII letter or digit non-ASCII, so with at least as many ASCII letters and
-    # digits as non-ASCII characters, 2 * kept >= total.
-    ascii = head.encode("ascii", "ignore")
-    if len(ascii.translate(None, _ASCII_NOT_ALNUM)) >= len(head) - len(ascii):
-        return False
     total = len(_ALNUM.findall(head))
     kept = len(_ASCII_ALNUM.findall(head.lower() if unicode_lower else head))
     return total > 0 and 2 * kept < total
@@ -102,7 +132,7 @@ def first_lost(predictions: Iterable, references: Iterable, single: bool = False
         if not (type(text) is str and text.isascii()) and loses_letters(text, unicode_lower):
             return ("prediction" if single else "predictions[%d]" % k, text)
     for k, refs in enumerate(itertools.islice(references, _EXAMPLES)):
-        if type(refs) is str and refs.isascii():
+        if type(refs) is str and keeps_letters(refs):
             continue
         many = not isinstance(refs, (str, bytes, bytearray))
         for j, ref in enumerate(refs if many else [refs]):

@@ -21,6 +21,7 @@ from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_b
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
 from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor, undefined
+from .lost_text import keeps_letters
 from .flavor_base import MULTI_REF
 from .rouge_types import RougeType, parse_rouge_type
 from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
@@ -494,8 +495,10 @@ class RougeScorer:
                                 "or by name score(prediction=..., references=...) (target= also names the "
                                 "references)")
             refs = given[0][1]
-        # an ASCII text never loses letters (lost_text.loses_letters): skip the check's machinery
-        if not (type(prediction) is str and type(refs) is str and prediction.isascii() and refs.isascii()):
+        # texts that surely keep their letters (ASCII ones, English with curly quotes) skip the
+        # check's machinery
+        if not (type(prediction) is str and type(refs) is str and (prediction.isascii() or keeps_letters(prediction))
+                and (refs.isascii() or keeps_letters(refs))):
             self._check_lost([prediction], [refs], single=True)
         cs = compiled_scorer(self)
         if cs is not None:

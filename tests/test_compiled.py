@@ -367,6 +367,36 @@ def test_pseudo_words_are_the_python_expression():
         compiled.core.pseudo_words(["a", 1])
 
 
+def test_utf8_is_pythons_surrogatepass_encoding():
+    # every kind of str (1, 2, 4 bytes a character), ASCII runs across the 8-character blocks,
+    # lone surrogates; texts that are not all ASCII reach the readers through it
+    rng = random.Random(43)
+    planes = [(0, 127)] * 6 + [(0x80, 0xFF), (0x100, 0x7FF), (0x800, 0xFFFF), (0xD800, 0xDFFF), (0x10000, 0x10FFFF)]
+    for _ in range(20000):
+        kinds = planes[:rng.randint(1, len(planes))]
+        text = "".join(chr(rng.randint(*rng.choice(kinds))) for _ in range(rng.randint(0, 40)))
+        assert compiled.core.utf8(text) == text.encode("utf-8", "surrogatepass"), repr(text)
+    with pytest.raises(TypeError, match="utf8\\(\\) takes a str"):
+        compiled.core.utf8(b"x")
+
+
+def test_ascii_majority_is_the_python_bound():
+    from rouge_full_metric.lost_text import ascii_majority
+
+    rng = random.Random(44)
+    pieces = ["ab", "7", " ", "_", "“", "—", "é", "İ", "\u212a", "北", "\U0001F600", "\udc80", "ǅ"]
+    agree = [0, 0]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        limit = rng.choice([0, 1, 5, 17, 2000])
+        want = ascii_majority(text, limit)
+        assert compiled.core.ascii_majority(text, limit) is want, (text, limit)
+        agree[want] += 1
+    assert min(agree) > 2000
+    with pytest.raises(ValueError):
+        compiled.core.ascii_majority("a", -1)
+
+
 class _ObjectTokenizer:
     def tokenize(self, text):
         return [w for w in text.replace(".", " . ").split()]

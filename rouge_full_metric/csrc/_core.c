@@ -42,6 +42,7 @@
  *   bootstrap_simd.c  the same sums in AVX2 / AVX-512 vectors, chosen at run time (x86-64)
  *   perl_config.c   <- cli/perl_config.py (the canonical XML config scanner)
  *   perl_cli.c      <- cli/perl_cli.py (whole-file reads)
+ *   text_utf8.c       a str's UTF-8 for the readers, and lost_text.py's bound (ASCII 8 bytes at a time)
  */
 #include "core.h"
 
@@ -52,6 +53,7 @@
 #include "stemmer.c"
 #include "nltk_porter.c"
 #include "tokenization.c"
+#include "text_utf8.c"
 #include "pseudo_words.c"
 #include "xlsum_tokenizer.c"
 #include "char_trie.c"
@@ -148,6 +150,11 @@ static PyMethodDef module_methods[] = {
     {"_bitrev_hooks", mod_bitrev_hooks, METH_O,
      "_bitrev_hooks(gfni) -> previous (allowed, supported): 0 forces the plain bit reversal, -1 keeps it (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
+    {"utf8", mod_utf8, METH_O,
+     "utf8(text) -> text.encode('utf-8', 'surrogatepass'), as the core's readers take a str (for tests)."},
+    {"ascii_majority", (PyCFunction)(void (*)(void))mod_ascii_majority, METH_FASTCALL,
+     "ascii_majority(text, limit) -> whether text[:limit] has at least as many ASCII letters and digits\n"
+     "as non-ASCII characters (lost_text.loses_letters's bound)."},
     {"pseudo_words", mod_pseudo_words, METH_O,
      "pseudo_words(tokens) -> ' '.join('t' + t.encode('utf-8', 'surrogatepass').hex() for t in tokens);\n"
      "TypeError for a token that is not a str."},

@@ -47,7 +47,7 @@ static int text_spans(EngineObject *e, PyObject *o, Src *src, Span **items, Py_s
             src->whole.n = PyUnicode_GET_LENGTH(o);
             return 0;
         }
-        PyObject *b = PyUnicode_AsEncodedString(o, "utf-8", "surrogatepass");
+        PyObject *b = str_utf8(o);   /* lone surrogates pass, as the Python engine reads them */
         if (!b) return -1;
         if (PyList_Append(keep, b)) { Py_DECREF(b); return -1; }
         Py_DECREF(b);
