@@ -539,20 +539,37 @@ def _compiled_range(scorer, cs, predictions, references, start, stop, with_stats
         return _python_range(scorer, predictions, references, start, stop, with_stats)
 
 
+def corpus_texts(texts, argument: str, what: str = "a list of texts"):
+    """``texts`` as the corpus entry points index them: a list, a tuple or another sequence as
+    given; a numpy array, a pandas Series or another iterable read into a list once (through
+    ``tolist()`` where there is one: numpy's and pandas' elements as Python objects, the rows of a
+    2-D array of references as lists).
+
+    >>> import numpy as np
+    >>> corpus_texts(np.array([["a b", "c"], ["d", "e"]]), "references")
+    [['a b', 'c'], ['d', 'e']]
+    """
+    if type(texts) in (list, tuple):
+        return texts
+    if isinstance(texts, (str, bytes, bytearray)) or not hasattr(texts, "__iter__"):
+        raise TypeError("%s must be %s, got %s" % (argument, what, type(texts).__name__))
+    # isinstance against typing.Sequence costs ~1 us a call: lists and tuples are settled above
+    if isinstance(texts, Sequence):
+        return texts
+    tolist = getattr(texts, "tolist", None)
+    return tolist() if callable(tolist) else list(texts)
+
+
 def check_corpus_inputs(predictions, references):
-    """The checks every corpus-level entry point makes: two lists of the same length."""
-    # lists and tuples first: isinstance against typing.Sequence costs ~1 us a call (a batch of
-    # one pair took 4.6 us, rouge-score-rs 2.7)
-    if type(predictions) not in (list, tuple) and (isinstance(predictions, (str, bytes))
-                                                   or not isinstance(predictions, Sequence)):
-        raise TypeError("predictions must be a list of texts, got %s" % type(predictions).__name__)
-    if type(references) not in (list, tuple) and (isinstance(references, (str, bytes))
-                                                  or not isinstance(references, Sequence)):
-        raise TypeError("references must be a list (one entry per prediction), got %s"
-                        % type(references).__name__)
+    """The checks every corpus-level entry point makes: two lists of the same length (numpy
+    arrays, pandas Series and other iterables read into lists: :func:`corpus_texts`).  Returns
+    the two as the entry point should index them."""
+    predictions = corpus_texts(predictions, "predictions")
+    references = corpus_texts(references, "references", "a list (one entry per prediction)")
     if len(predictions) != len(references):
         raise ValueError("predictions and references differ in length: %d vs %d"
                          % (len(predictions), len(references)))
+    return predictions, references
 
 
 def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: int = 1,
@@ -569,7 +586,7 @@ def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: 
     >>> per_example[0]["rouge2"], stats[0]["rouge2"][1]
     (Score(precision=0.33333, recall=0.66667, fmeasure=0.44444), PairStats(hits=1, reference_count=1, prediction_count=3, selection=1.0))
     """
-    check_corpus_inputs(predictions, references)
+    predictions, references = check_corpus_inputs(predictions, references)
     jobs = _check_n_jobs(n_jobs)
     if backend not in (None, "compiled", "python"):
         raise ValueError("backend must be 'compiled', 'python' or None, got %r" % (backend,))
@@ -616,7 +633,7 @@ def score_table(scorer, predictions: Sequence, references: Sequence):
     """
     import numpy as np
 
-    check_corpus_inputs(predictions, references)
+    predictions, references = check_corpus_inputs(predictions, references)
     cs = compiled_scorer(scorer)
     if type(cs) is _CompiledScorer and len(predictions):
         if not isinstance(predictions, (list, tuple)):

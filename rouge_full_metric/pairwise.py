@@ -41,7 +41,7 @@ import weakref
 from typing import List, NamedTuple, Optional, Sequence
 
 from . import compiled
-from .batch import _check_n_jobs, _run_chunks, compiled_scorer
+from .batch import _check_n_jobs, _run_chunks, compiled_scorer, corpus_texts
 from .rouge_types import parse_rouge_type
 
 MEASURES = ("precision", "recall", "fmeasure")
@@ -124,16 +124,6 @@ def _single_type_scorer(scorer, rouge_type: str):
     with _single_lock:
         _single_cache.setdefault(scorer, {})[rouge_type] = single
     return single
-
-
-def _check_texts(texts, argument: str) -> list:
-    """A list (or tuple) of texts; other iterables (numpy arrays, pandas Series, generators) are
-    read into a list once."""
-    if isinstance(texts, (list, tuple)):
-        return texts
-    if isinstance(texts, (str, bytes, bytearray)) or not hasattr(texts, "__iter__"):
-        raise TypeError("%s must be a list of texts, got %s" % (argument, type(texts).__name__))
-    return [t.item() if hasattr(t, "item") and not isinstance(t, (str, bytes)) else t for t in texts]
 
 
 def _check_measure(measure) -> int:
@@ -278,9 +268,9 @@ def score_matrix(scorer, texts_a: Sequence, texts_b: Optional[Sequence] = None, 
     """
     import numpy as np
 
-    texts_a = _check_texts(texts_a, "texts_a")
+    texts_a = corpus_texts(texts_a, "texts_a")
     same = texts_b is None
-    texts_b = texts_a if same else _check_texts(texts_b, "texts_b")
+    texts_b = texts_a if same else corpus_texts(texts_b, "texts_b")
     mi = _check_measure(measure)
     jobs = _check_n_jobs(n_jobs)
     if backend not in (None, "compiled", "python"):
@@ -345,7 +335,7 @@ def filter_near_duplicates(scorer, texts: Sequence, threshold: float, rouge_type
     """
     import numpy as np
 
-    texts = _check_texts(texts, "texts")
+    texts = corpus_texts(texts, "texts")
     if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold) \
             or threshold <= 0:
         raise ValueError("threshold must be a number > 0 (a text is dropped when its score is >= threshold), "

@@ -519,6 +519,7 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a b c", ["c", "d"]])[1]["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
+        predictions, references = check_corpus_inputs(predictions, references)   # e.g. a pandas Series read once
         self._check_lost(predictions, references)
         return score_batch(self, predictions, references, n_jobs)
 
@@ -593,7 +594,7 @@ class RougeScorer:
         >>> r.engine in ("compiled", "python")
         True
         """
-        check_corpus_inputs(predictions, references)
+        predictions, references = check_corpus_inputs(predictions, references)
         check_bootstrap_options(confidence, n_bootstrap)
         if ids is None:
             ids = [str(k + 1) for k in range(len(predictions))]
@@ -686,6 +687,7 @@ class RougeScorer:
         """
         from .batch import score_table
 
+        predictions, references = check_corpus_inputs(predictions, references)
         self._check_lost(predictions, references)
         if not len(predictions):
             return self.corpus_means([])

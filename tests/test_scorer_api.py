@@ -17,6 +17,29 @@ def test_every_type_and_input_form_agree():
     assert list(as_str) == ALL and all(isinstance(s, Score) for s in as_str.values())
 
 
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score"])
+def test_corpus_calls_take_numpy_pandas_and_iterables(flavor):
+    # what a DataFrame's columns or an array give: read once into lists, pandas' index ignored
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    scorer = RougeScorer(["rouge1", "rougeL"], flavor=flavor)
+    preds = ["police killed the gunman", "the cat sat", "a b c d"]
+    refs = [["police kill the gunman", "the gunman died"], ["a cat sat down", "the cat"], ["a b", "c d"]]
+    want = scorer.score_batch(preds, refs)
+    forms = [(pd.Series(preds, index=[7, 3, 5]), pd.Series(refs, index=[9, 1, 2])),
+             (np.array(preds), np.array(refs)), (np.array(preds, dtype=object), pd.Series(refs)),
+             ((p for p in preds), iter(refs))]
+    for p, r in forms:
+        assert scorer.score_batch(p, r) == want
+    for p, r in forms[:3]:
+        assert scorer.mean_scores(p, r) == scorer.mean_scores(preds, refs)
+        assert scorer.score_corpus(p, r).aggregate == scorer.score_corpus(preds, refs).aggregate
+    with pytest.raises(TypeError, match="predictions must be a list of texts, got str"):
+        scorer.score_batch("police", refs)
+    with pytest.raises(ValueError, match="differ in length: 2 vs 3"):
+        scorer.score_batch(np.array(preds[:2]), pd.Series(refs))
+
+
 @pytest.mark.filterwarnings("ignore::rouge_full_metric.lost_text.LostTextWarning")  # CJK without lang: 0, as meant
 @pytest.mark.parametrize("options", [dict(), dict(flavor="rouge_score", use_stemmer=True),
                                      dict(flavor="rouge155", lang="zh"), dict(flavor="paper", lang="ru"),
