@@ -564,8 +564,11 @@ def check_corpus_inputs(predictions, references):
     """The checks every corpus-level entry point makes: two lists of the same length (numpy
     arrays, pandas Series and other iterables read into lists: :func:`corpus_texts`).  Returns
     the two as the entry point should index them."""
-    predictions = corpus_texts(predictions, "predictions")
-    references = corpus_texts(references, "references", "a list (one entry per prediction)")
+    # lists and tuples without a call: a batch of one pair is called thousands of times
+    if type(predictions) not in (list, tuple):
+        predictions = corpus_texts(predictions, "predictions")
+    if type(references) not in (list, tuple):
+        references = corpus_texts(references, "references", "a list (one entry per prediction)")
     if len(predictions) != len(references):
         raise ValueError("predictions and references differ in length: %d vs %d"
                          % (len(predictions), len(references)))

@@ -132,7 +132,7 @@ def first_lost(predictions: Iterable, references: Iterable, single: bool = False
         if not (type(text) is str and text.isascii()) and loses_letters(text, unicode_lower):
             return ("prediction" if single else "predictions[%d]" % k, text)
     for k, refs in enumerate(itertools.islice(references, _EXAMPLES)):
-        if type(refs) is str and keeps_letters(refs):
+        if type(refs) is str and (refs.isascii() or keeps_letters(refs)):
             continue
         many = not isinstance(refs, (str, bytes, bytearray))
         for j, ref in enumerate(refs if many else [refs]):

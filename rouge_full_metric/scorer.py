@@ -519,7 +519,9 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).score_batch(["a b", "c"], ["a b c", ["c", "d"]])[1]["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
-        predictions, references = check_corpus_inputs(predictions, references)   # e.g. a pandas Series read once
+        if type(predictions) not in (list, tuple) or type(references) not in (list, tuple):
+            # e.g. a pandas Series, read once (and not consumed by _check_lost, if a generator)
+            predictions, references = check_corpus_inputs(predictions, references)
         self._check_lost(predictions, references)
         return score_batch(self, predictions, references, n_jobs)
 

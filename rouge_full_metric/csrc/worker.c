@@ -24,6 +24,8 @@ static void Worker_dealloc(WorkerObject *w) {
     PyObject_Free(w);
 }
 
+static PyObject *str_utf8(PyObject *o);   /* text_utf8.c */
+
 /* A snapshot tuple of ours (not the caller's own tuple), which only a keep list holds: it cannot be
  * part of a reference cycle, so the collector need not look at it (see texts_read). */
 static inline void keep_untracked(PyObject *snapshot, PyObject *original) {
