@@ -136,7 +136,7 @@ _NEEDS_PUNKT = ("split_summaries=True splits rougeLsum's texts with nltk.sent_to
 def make_sentence_splitter() -> Callable[[str], List[str]]:
     """rouge_score's ``split_summaries=True``: ``rougeLsum``'s sentences are the non-empty ones
     ``nltk.sent_tokenize`` finds in the whole text (a sentence may span lines).  Fails here, not at
-    the first text, when NLTK or its punkt model is missing.  ``nltk.sent_tokenize`` is looked up
+    the first text, when NLTK's punkt model is missing.  ``nltk.sent_tokenize`` is looked up
     at each call, as rouge_score looks it up (a test may patch it in both).
 
     >>> import nltk
@@ -146,11 +146,8 @@ def make_sentence_splitter() -> Callable[[str], List[str]]:
     ['One here.', 'Two\\nthere.']
     >>> nltk.sent_tokenize = saved
     """
-    try:
-        import nltk
-    except ImportError:
-        raise ImportError(_NEEDS_PUNKT.replace("NLTK's punkt model", "NLTK (pip install nltk) and its punkt "
-                                               "model")) from None
+    import nltk   # a dependency of the package
+
     try:
         nltk.sent_tokenize("One. Two.")
     except LookupError:

@@ -170,7 +170,8 @@ def test_travels_with_the_scorer_and_shows_in_its_signature(punkt):
     want = scorer.score(pred, ref)
     assert want["rougeLsum"].fmeasure == 1.0
     assert RougeScorer(["rougeLsum"], flavor="rouge_score").score(pred, ref)["rougeLsum"].fmeasure < 1.0
-    for other in (pickle.loads(pickle.dumps(scorer)), copy.deepcopy(scorer)):
+    dill = pytest.importorskip("dill")
+    for other in (pickle.loads(pickle.dumps(scorer)), copy.deepcopy(scorer), dill.loads(dill.dumps(scorer))):
         assert other.split_summaries and other.score(pred, ref) == want
     # the state of a scorer without it is the state from before the option came, and reads back
     state = RougeScorer(["rougeLsum"], flavor="rouge_score").__getstate__()

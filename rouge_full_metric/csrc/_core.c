@@ -42,7 +42,7 @@
  *   bootstrap_simd.c  the same sums in AVX2 / AVX-512 vectors, chosen at run time (x86-64)
  *   perl_config.c   <- cli/perl_config.py (the canonical XML config scanner)
  *   perl_cli.c      <- cli/perl_cli.py (whole-file reads)
- *   text_utf8.c       a str's UTF-8 for the readers, and lost_text.py's bound (ASCII 8 bytes at a time)
+ *   text_utf8.c       a str's UTF-8 for the readers, and lost_text.py's bound (ASCII runs 16 at a time)
  */
 #include "core.h"
 
