@@ -508,6 +508,21 @@ class RougeScorer:
                 pass   # input the core does not take: the Python engine scores it or names the error
         return self._example(prediction, refs)[1]
 
+    def score_multi(self, targets: Sequence[Text], prediction: Text) -> Dict[str, Score]:
+        """rouge_score's (and rouge-score-rs's) ``score_multi(targets, prediction)``, in their
+        argument order, for code ported from them: ``score(prediction, list(targets))``.  In flavor
+        ``rouge_score`` that is their rule, the reference with the best F for each type; other
+        flavors combine references by their ``multi_ref``.
+
+        >>> scorer = RougeScorer(["rouge1"], flavor="rouge_score")
+        >>> scorer.score_multi(["police killed the gunman", "the gunman died"], "police kill the gunman")["rouge1"]
+        Score(precision=0.75, recall=0.75, fmeasure=0.75)
+        """
+        if isinstance(targets, (str, bytes, bytearray)):
+            raise TypeError("score_multi(targets, prediction): targets must be a list of reference texts, got "
+                            "one text (score(prediction, reference) scores a single reference)")
+        return self.score(prediction, list(targets))
+
     def score_batch(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> List[Dict[str, Score]]:
         """``[self.score(p, r) for p, r in zip(predictions, references)]``, many pairs per call.
 

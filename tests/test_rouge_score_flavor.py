@@ -32,6 +32,29 @@ def test_identical_on_random_multi_reference_cases(use_stemmer):
     assert not mismatches, mismatches[:3]
 
 
+@pytest.mark.filterwarnings("ignore::rouge_full_metric.lost_text.LostTextWarning")
+def test_score_multi_in_their_argument_order():
+    # code ported from rouge_score or rouge-score-rs calls score_multi(targets, prediction)
+    rnd = random.Random(19)
+    theirs = rouge_scorer.RougeScorer(TYPES, use_stemmer=True)
+    ours = RougeScorer(TYPES, flavor="rouge_score", use_stemmer=True)
+    rs = None
+    try:
+        from rouge_score_rs import rouge_scorer as rs_scorer
+        rs = rs_scorer.RougeScorer(TYPES, use_stemmer=True)
+    except ImportError:
+        pass
+    for _ in range(300):
+        pred, refs = _text(rnd), [_text(rnd) for _ in range(rnd.randint(1, 4))]
+        got = ours.score_multi(refs, pred)
+        assert {t: tuple(got[t]) for t in TYPES} == {t: tuple(v) for t, v in theirs.score_multi(refs, pred).items()}
+        assert got == ours.score(pred, refs)
+        if rs is not None:
+            assert {t: tuple(got[t]) for t in TYPES} == {t: tuple(v) for t, v in rs.score_multi(refs, pred).items()}
+    with pytest.raises(TypeError, match="targets must be a list of reference texts"):
+        ours.score_multi("one reference", "a prediction")
+
+
 def test_custom_tokenizer_callable_and_object():
     def split_chars(text):
         return [c for c in text if not c.isspace()]
