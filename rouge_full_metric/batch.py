@@ -543,7 +543,7 @@ def corpus_texts(texts, argument: str, what: str = "a list of texts"):
     """``texts`` as the corpus entry points index them: a list, a tuple or another sequence as
     given; a numpy array, a pandas Series or another iterable read into a list once (through
     ``tolist()`` where there is one: numpy's and pandas' elements as Python objects, the rows of a
-    2-D array of references as lists).
+    2-D array of references and the array cells of a DataFrame as lists).
 
     >>> import numpy as np
     >>> corpus_texts(np.array([["a b", "c"], ["d", "e"]]), "references")
@@ -557,7 +557,9 @@ def corpus_texts(texts, argument: str, what: str = "a list of texts"):
     if isinstance(texts, Sequence):
         return texts
     tolist = getattr(texts, "tolist", None)
-    return tolist() if callable(tolist) else list(texts)
+    texts = tolist() if callable(tolist) else list(texts)
+    # a DataFrame from Dataset.to_pandas() holds each list cell as a numpy array
+    return [t.tolist() if hasattr(t, "tolist") and not isinstance(t, (str, bytes)) else t for t in texts]
 
 
 def check_corpus_inputs(predictions, references):

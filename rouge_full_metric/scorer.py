@@ -774,4 +774,5 @@ def _reference_list(references, argument: str) -> list:
         if not references:
             raise ValueError("%s is empty: give at least one reference" % argument)
         return list(references)
-    raise TypeError("%s must be a str or a list of str, got %s" % (argument, type(references).__name__))
+    hint = " (a numpy array: pass its .tolist())" if hasattr(references, "tolist") else ""
+    raise TypeError("%s must be a str or a list of str, got %s%s" % (argument, type(references).__name__, hint))

@@ -28,14 +28,19 @@ def test_corpus_calls_take_numpy_pandas_and_iterables(flavor):
     want = scorer.score_batch(preds, refs)
     forms = [(pd.Series(preds, index=[7, 3, 5]), pd.Series(refs, index=[9, 1, 2])),
              (np.array(preds), np.array(refs)), (np.array(preds, dtype=object), pd.Series(refs)),
+             # Dataset.to_pandas() gives a list column as numpy arrays, one per cell
+             (pd.Series(preds), pd.Series([np.array(r, dtype=object) for r in refs])),
              ((p for p in preds), iter(refs))]
     for p, r in forms:
         assert scorer.score_batch(p, r) == want
-    for p, r in forms[:3]:
+    for p, r in forms[:4]:
         assert scorer.mean_scores(p, r) == scorer.mean_scores(preds, refs)
         assert scorer.score_corpus(p, r).aggregate == scorer.score_corpus(preds, refs).aggregate
     with pytest.raises(TypeError, match="predictions must be a list of texts, got str"):
         scorer.score_batch("police", refs)
+    with pytest.raises(TypeError, match=r"references\[0\] must be a str or a list of str, got ndarray "
+                                        r"\(a numpy array: pass its .tolist\(\)\)"):
+        scorer.score_batch(preds, [np.array(r) for r in refs])
     with pytest.raises(ValueError, match="differ in length: 2 vs 3"):
         scorer.score_batch(np.array(preds[:2]), pd.Series(refs))
 
