@@ -31,7 +31,7 @@ static inline int ascii_lead_ucs1(const Py_UCS1 *u, char *o) {
 static inline int ascii_lead_ucs2(const Py_UCS2 *u, char *o) {
     __m128i x = _mm_loadu_si128((const __m128i *)u), y = _mm_loadu_si128((const __m128i *)(u + 8));
     __m128i low = _mm_set1_epi16(0x7F);
-    /* units above 0x7F: compare as signed after an unsigned saturating subtract */
+    /* a unit is ASCII when subtracting 0x7F with unsigned saturation leaves 0 */
     __m128i bx = _mm_cmpeq_epi16(_mm_subs_epu16(x, low), _mm_setzero_si128());
     __m128i by = _mm_cmpeq_epi16(_mm_subs_epu16(y, low), _mm_setzero_si128());
     if (o) _mm_storeu_si128((__m128i *)o, _mm_packus_epi16(_mm_and_si128(x, bx), _mm_and_si128(y, by)));
