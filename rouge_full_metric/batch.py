@@ -244,6 +244,14 @@ def _type_order(types):
     return names if kinds != sorted(kinds) else None
 
 
+def _engine_pair(scorer, types, token_filter=None, tokenizers=(None, None), native=None):
+    """The two engines of :class:`_WholeAndSentencesScorer`: (rouge<N> and rougeL's, rougeLsum's),
+    with the core's tokenizer of each (None: its default), None where no type needs one."""
+    parts = ([t for t in types if t[1] != "Lsum"], [t for t in types if t[1] == "Lsum"])
+    return tuple(_engine(scorer.rules.core, part, 0, scorer, token_filter, tokenizer, native) if part else None
+                 for part, tokenizer in zip(parts, tokenizers))
+
+
 def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None, native=None):
     args = (flavor, types, word_limit or 0, 0, scorer.multi_ref, bool(scorer.jackknife), float(scorer.alpha),
             token_filter, Score, PairStats, native)
@@ -271,9 +279,6 @@ def _xlsum_engine(scorer, types):
     tokenizes ("xlsum" for the whole text, "xlsum_basic" for rougeLsum's sentences, the stemmer as
     token filter); otherwise Python's tokens are handed over as words (see :class:`_Words`)."""
     native = _has_xlsum_tokenizer()
-    whole_types = [t for t in types if t[1] != "Lsum"]
-    sentence_types = [t for t in types if t[1] == "Lsum"]
-    core = scorer.rules.core   # rouge_score's rules
     if native and (scorer.language is None or not scorer.language.segmenter):
         from .lang_pipeline import stemmer_name
         from .nltk_porter import native_available
@@ -282,14 +287,10 @@ def _xlsum_engine(scorer, types):
         # NLTK's Porter (the default, lang=None): in C for [a-z0-9] tokens, as in flavor rouge_score
         porter = ("nltk_porter" if stemmer_name(scorer.language, scorer.use_stemmer, "porter") == "porter"
                   and native_available() else None)
-        whole = (_engine(core, whole_types, 0, scorer, stem, tokenizer="xlsum", native=porter)
-                 if whole_types else None)
-        sentences = (_engine(core, sentence_types, 0, scorer, stem, tokenizer="xlsum_basic", native=porter)
-                     if sentence_types else None)
+        whole, sentences = _engine_pair(scorer, types, stem, ("xlsum", "xlsum_basic"), porter)
         return _WholeAndSentencesScorer(whole, sentences, None, None, None, _type_order(types))
     tokenizer = "whitespace" if native else None
-    whole = _engine(core, whole_types, 0, scorer, tokenizer=tokenizer) if whole_types else None
-    sentences = _engine(core, sentence_types, 0, scorer, tokenizer=tokenizer) if sentence_types else None
+    whole, sentences = _engine_pair(scorer, types, tokenizers=(tokenizer, tokenizer))
     return _WholeAndSentencesScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize,
                                     _Words(not native), _type_order(types))
 
@@ -378,16 +379,10 @@ def _tokenizer_engine(scorer, types):
     split = scorer._rs_split   # None unless split_summaries and a rougeLsum
     if scorer.tokenizer is None and split is None:
         return _plain_engine(scorer, types, _tokenizer_filter(scorer), _nltk_porter_filter(scorer))
-    core = scorer.rules.core
-    whole_types = [t for t in types if t[1] != "Lsum"]
-    sentence_types = [t for t in types if t[1] == "Lsum"]
     if scorer.tokenizer is None:   # split_summaries: the core's reader on the split text
-        token_filter, porter = _tokenizer_filter(scorer), _nltk_porter_filter(scorer)
-        whole = _engine(core, whole_types, 0, scorer, token_filter, native=porter) if whole_types else None
-        sentences = _engine(core, sentence_types, 0, scorer, token_filter, native=porter)
+        whole, sentences = _engine_pair(scorer, types, _tokenizer_filter(scorer), native=_nltk_porter_filter(scorer))
         return _WholeAndSentencesScorer(whole, sentences, None, None, None, _type_order(types), split)
-    whole = _engine(core, whole_types, 0, scorer) if whole_types else None
-    sentences = _engine(core, sentence_types, 0, scorer) if sentence_types else None
+    whole, sentences = _engine_pair(scorer, types)
     return _WholeAndSentencesScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_tokenize, _Words(True),
                                     _type_order(types), split)
 
