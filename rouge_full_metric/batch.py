@@ -244,12 +244,14 @@ def _type_order(types):
     return names if kinds != sorted(kinds) else None
 
 
-def _engine_pair(scorer, types, token_filter=None, tokenizers=(None, None), native=None):
+def _engine_pair(scorer, types, token_filter=None, tokenizer=None, sentence_tokenizer=None, native=None):
     """The two engines of :class:`_WholeAndSentencesScorer`: (rouge<N> and rougeL's, rougeLsum's),
-    with the core's tokenizer of each (None: its default), None where no type needs one."""
+    None where no type needs one; ``tokenizer`` is the core's tokenizer of the first (None: its
+    default), ``sentence_tokenizer`` of the second (None: the same)."""
     parts = ([t for t in types if t[1] != "Lsum"], [t for t in types if t[1] == "Lsum"])
-    return tuple(_engine(scorer.rules.core, part, 0, scorer, token_filter, tokenizer, native) if part else None
-                 for part, tokenizer in zip(parts, tokenizers))
+    tokenizers = (tokenizer, sentence_tokenizer or tokenizer)
+    return tuple(_engine(scorer.rules.core, part, 0, scorer, token_filter, tok, native) if part else None
+                 for part, tok in zip(parts, tokenizers))
 
 
 def _engine(flavor, types, word_limit, scorer, token_filter=None, tokenizer=None, native=None):
@@ -287,10 +289,10 @@ def _xlsum_engine(scorer, types):
         # NLTK's Porter (the default, lang=None): in C for [a-z0-9] tokens, as in flavor rouge_score
         porter = ("nltk_porter" if stemmer_name(scorer.language, scorer.use_stemmer, "porter") == "porter"
                   and native_available() else None)
-        whole, sentences = _engine_pair(scorer, types, stem, ("xlsum", "xlsum_basic"), porter)
+        whole, sentences = _engine_pair(scorer, types, stem, tokenizer="xlsum", sentence_tokenizer="xlsum_basic",
+                                        native=porter)
         return _WholeAndSentencesScorer(whole, sentences, None, None, None, _type_order(types))
-    tokenizer = "whitespace" if native else None
-    whole, sentences = _engine_pair(scorer, types, tokenizers=(tokenizer, tokenizer))
+    whole, sentences = _engine_pair(scorer, types, tokenizer="whitespace" if native else None)
     return _WholeAndSentencesScorer(whole, sentences, scorer._rs_tokenize, scorer._rs_sentence_tokenize,
                                     _Words(not native), _type_order(types))
 
