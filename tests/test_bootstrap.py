@@ -155,10 +155,12 @@ def test_compiled_sums_equal_python_on_random_shapes(simd_levels):
             assert _same_bits(_compiled(core, "count_sums", values, r)[0], counted), (level, n, k, r)
 
 
-def test_replicate_sums_at_every_width(simd_levels):
+def test_sums_at_every_width(simd_levels):
     # Every column count 1..40 (passes of 16 columns, then rows of 4, 8, 12 or 16; the AVX-512
-    # kernel's 12-column rows as 8 + 4-column tables and as one table, near and far prefetches)
-    # on few rows, replicate counts that are no multiple of 8.
+    # kernel's 12-column rows as 8 + 4-column tables and as one table, near and far prefetches;
+    # count_sums' AVX-512 tiles of 4, 8, 12 or 16 columns, several of them past 16) on few rows,
+    # row counts that are no multiple of 8 (the counts' tail rows), replicate counts that are no
+    # multiple of 8.
     import numpy as np
 
     from rouge_full_metric import bootstrap
@@ -168,18 +170,21 @@ def test_replicate_sums_at_every_width(simd_levels):
     for n, r in ((1, 3), (9, 13), (37, 11), (300, 21)):
         values = rng.standard_normal((n, 40)) * 10.0 ** rng.integers(-3, 4, size=40)
         exact = bootstrap.replicate_sums(values, r)   # columns are summed independently
+        counted = bootstrap.count_sums(values, r)
         for k in range(1, 41):
             for level in levels:
                 core._bootstrap_hooks(level, -1)
                 got = _compiled(core, "replicate_sums", values[:, :k], r)[0]
                 assert _same_bits(got, exact[:, :k]), (level, n, k, r)
+                got, done = _compiled(core, "count_sums", values[:, :k], r)
+                assert done is True and _same_bits(got, counted[:, :k]), (level, n, k, r)
 
 
 @pytest.mark.parametrize("n, widths", [
     (70001, (1, 4, 8, 12, 13, 16, 20, 24, 28, 40)),   # > 2**16 rows: split 12-column tables, huge pages
     (131073, (12, 28)),                               # a 4-column table past 4 MB: one 96-byte-row table
 ])
-def test_replicate_sums_on_many_rows(simd_levels, n, widths):
+def test_sums_on_many_rows(simd_levels, n, widths):
     import numpy as np
 
     from rouge_full_metric import bootstrap
@@ -187,11 +192,12 @@ def test_replicate_sums_on_many_rows(simd_levels, n, widths):
     core, levels = simd_levels
     values = np.random.default_rng(n).random((n, max(widths)))
     values[:, 1::3] *= -1e3
-    exact = bootstrap.replicate_sums(values, 11)
+    exact, counted = bootstrap.replicate_sums(values, 11), bootstrap.count_sums(values, 11)
     for k in widths:
         for level in levels:
             core._bootstrap_hooks(level, -1)
             assert _same_bits(_compiled(core, "replicate_sums", values[:, :k], 11)[0], exact[:, :k]), (level, n, k)
+            assert _same_bits(_compiled(core, "count_sums", values[:, :k], 11)[0], counted[:, :k]), (level, n, k)
 
 
 def test_keys_sort_in_utf8_byte_order():
