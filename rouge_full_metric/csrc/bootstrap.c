@@ -129,8 +129,8 @@ end:
  * disables contraction), so the result is the same on every machine and vector width; it
  * differs from the draw-order sums in the last bits, so it serves the flavors whose bootstrap
  * need not be the Perl's bit for bit.  On x86-64 with AVX2, bootstrap_simd.c's kernels draw,
- * count and multiply-add instead, on the same count table and tiles (same sums, bit for bit);
- * with AVX-512, count_sums_z counts each replicate into a table of its own. */
+ * count and multiply-add instead, each replicate counted in a table of its own first (same sums,
+ * bit for bit); with AVX-512, count_sums_z does the rest in 512-bit vectors. */
 #define CS_REPS 8
 #define CS_COLS 6
 #define CS_LANES 4
@@ -204,10 +204,10 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes)
  * 8, 12 or 16: a 12-column row in one pass, not two of 6).  *wrapped is set when a count passed
  * 255 (or COUNT_LIMIT).  Returns 0, ERR_NOMEM, or ERR_PY when a signal handler raised.
  *
- * AVX2 (level 1) keeps bs_count8 and bs_tile6 on one table of 8 N bytes: bs_count1 with an AVX2
- * form of bs_tilez (two gathers of 4 lanes) was 0.89 times as fast at 1,000 and 10,000 rows and
- * 1.08-1.26 times at 100,000, measured with AVX2 forced on an AVX-512 machine; no AVX2-only
- * machine was at hand to decide it. */
+ * AVX2 (level 1) counts with bs_count1 too, and interleaves the 8 tables into one of 8 bytes a row
+ * for bs_tile6 (bs_count8_own): an AVX2 form of bs_tilez reading the 8 tables (two gathers of 4
+ * lanes) was 0.89 times as fast at 1,000 and 10,000 rows, measured with AVX2 forced on an AVX-512
+ * machine. */
 static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R,
                         PyThreadState **ts, int64_t *last, int *wrapped) {
     const Py_ssize_t rows = (N + 7) / 8 * 8;            /* bs_tilez reads whole groups of 8 rows */
@@ -260,7 +260,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*nnw*n", &vb, &N, &K, &ob, &R)) return NULL;
     PyObject *res = NULL;
     double *tiles = NULL;
-    uint8_t *cnt = NULL;
+    uint8_t *cnt = NULL, *own = NULL;
     int wrapped = 0, stopped = 0;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
@@ -282,9 +282,14 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     }
 #endif
     Py_ssize_t nt = (K + CS_COLS - 1) / CS_COLS;
+    /* AVX2: bs_count8_own's tables, one a replicate, and its rows of cnt up to a multiple of 8 */
+    Py_ssize_t own_size = (N + 7) / 8 * 8;
     if (N > 0 && nt > 0) {
         tiles = (double *)malloc((size_t)(nt * N * CS_COLS) * sizeof(double));
-        cnt = (uint8_t *)malloc((size_t)(N * CS_REPS));
+        cnt = (uint8_t *)malloc((size_t)(own_size * CS_REPS));
+#ifdef BOOTSTRAP_SIMD
+        if (level > 0 && !(own = (uint8_t *)malloc((size_t)(own_size * CS_REPS)))) { PyErr_NoMemory(); goto end; }
+#endif
         if (!tiles || !cnt) { PyErr_NoMemory(); goto end; }
     }
     {
@@ -305,7 +310,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                 if ((stopped = nogil_signals(&ts, &last))) break;
 #ifdef BOOTSTRAP_SIMD
                 if (level > 0) {
-                    bs_count8_avx2(cnt, N, r0);
+                    bs_count8_own(cnt, own, own_size, N, r0, R - r0);
                     wrapped = bs_counts_wrapped(cnt, N, R - r0);
                 } else
 #endif
@@ -331,6 +336,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
 end:
     free(tiles);
     free(cnt);
+    free(own);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&ob);
     return res;

@@ -60,27 +60,7 @@ BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 
     return __builtin_convertvector((u * (1.0 / 281474976710656.0)) * size, bs_i32x4);
 }
 
-/* ---- count_sums with AVX2: the draws of 8 replicates (r0 .. r0+7) counted into cnt[i * 8 + q] */
-
-BS_AVX2 static inline __attribute__((always_inline)) void bs_count8(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0) {
-    const double size = (double)N;
-    bs_u64x4 x0, x1;
-    bs_seed4(&x0, r0);
-    bs_seed4(&x1, r0 + 4);
-    memset(cnt, 0, (size_t)N * 8);
-    for (Py_ssize_t d = 0; d < N; d++) {
-        bs_i32x4 a0 = bs_draw4(&x0, size), a1 = bs_draw4(&x1, size);
-        uint32_t at[8];
-        memcpy(at, &a0, 16);
-        memcpy(at + 4, &a1, 16);
-        /* One read-modify-write instruction a draw: from the plain cnt[...]++ GCC 12 makes a
-         * load, an add, a store and a spill of the new count (1.5 against 1.8 us/pair).  A
-         * byte may wrap: bs_counts_wrapped finds it afterwards, off this loop. */
-        for (int q = 0; q < 8; q++) __asm__("addb $1, %0" : "+m"(cnt[(size_t)at[q] * 8 + q]));
-    }
-}
-
-BS_AVX2 static void bs_count8_avx2(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0) { bs_count8(cnt, N, r0); }
+/* ---- count_sums with AVX2: 8 replicates' counts in one table, cnt[i * 8 + q] (bs_count8_own) */
 
 /* Nonzero when one of the first `lanes` replicates' counts does not total N: a byte passed 255
  * and wrapped. */
@@ -130,13 +110,15 @@ BS_AVX2 static void bs_tile6_avx2(const uint8_t *cnt, const double *tile, Py_ssi
     bs_tile6(cnt, tile, N, out);
 }
 
-/* ---- count_sums with AVX-512: each replicate's counts in a table of its own --------------
- * bs_count8 increments 8 replicates' bytes in one table of 8 N bytes: at 100,000 rows (800 KB,
- * in L2) each increment misses L1, and a random byte increment in L2 cost ~4 cycles on the Xeon
- * measured (2 MB of L2; as much as the whole draw).  One replicate's N bytes (100 KB) hit L1
- * about half the time: the counting took 0.8 against 1.3 us/pair at 100,000 rows x 1,000.  A single replicate's draws form
- * one serial LCG chain, so its draws d, d + 8, d + 16, ... become one of 8 lanes, the generator
- * jumped 8 places a step; the counts do not depend on the order of the draws. */
+/* ---- count_sums: each replicate's counts in a table of its own ----------------------------
+ * Counting 8 replicates' draws straight into cnt[i * 8 + q] (8 N bytes: 800 KB at 100,000 rows,
+ * in L2) made each byte increment miss L1, and a random byte increment in L2 cost ~4 cycles on
+ * the Xeon measured (2 MB of L2), as much as the whole draw.  One replicate's N bytes (100 KB)
+ * hit L1 about half the time: the counting took 0.8 against 1.3 us/pair at 100,000 rows x 1,000
+ * replicates.  A single replicate's draws form one serial LCG chain, so its draws d, d + 8,
+ * d + 16, ... become one of 8 lanes, the generator jumped 8 places a step; the counts do not
+ * depend on the order of the draws.  AVX2 then interleaves the 8 tables into its cnt[i * 8 + q]
+ * (bs_count8_own); AVX-512 reads them as they are (bs_tilez). */
 
 /* 4 lanes' rows floor((x / 2^48) * N), and x advanced 8 places: x * mul + add mod 2^48, with mul
  * a general 48-bit number (three 32-bit multiplies) */
@@ -171,12 +153,34 @@ BS_AVX2 static void bs_count1(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r) {
         uint32_t at[8];
         memcpy(at, &a0, 16);
         memcpy(at + 4, &a1, 16);
-        for (int q = 0; q < 8; q++) __asm__("addb $1, %0" : "+m"(cnt[at[q]]));   /* as bs_count8 */
+        /* One read-modify-write instruction a draw: from the plain cnt[...]++ GCC 12 made a
+         * load, an add, a store and a spill of the new count (1.5 against 1.8 us/pair). */
+        for (int q = 0; q < 8; q++) __asm__("addb $1, %0" : "+m"(cnt[at[q]]));
     }
     uint64_t rest[8];   /* the last N mod 8 draws: the lanes' x as they stand */
     memcpy(rest, &x0, 32);
     memcpy(rest + 4, &x1, 32);
     for (Py_ssize_t j = 0; j < N - steps * 8; j++) cnt[(Py_ssize_t)(((double)rest[j] * (1.0 / 281474976710656.0)) * size)]++;
+}
+
+/* AVX2's table: cnt[i * 8 + q] (rows up to N rounded up to 8) = the counts of replicate r0 + q
+ * (0 for q >= lanes), counted in own + q * S (S >= N rounded up to 8) by bs_count1 and then
+ * interleaved 8 rows at a time (an 8 x 8 byte transpose in SSE2 registers). */
+BS_AVX2 static void bs_count8_own(uint8_t *cnt, uint8_t *own, Py_ssize_t S, Py_ssize_t N, Py_ssize_t r0, Py_ssize_t lanes) {
+    memset(own, 0, (size_t)S * 8);
+    for (Py_ssize_t q = 0; q < lanes && q < 8; q++) bs_count1(own + q * S, N, r0 + q);
+    for (Py_ssize_t i = 0; i < N; i += 8) {
+        __m128i r[8];
+        for (int q = 0; q < 8; q++) r[q] = _mm_loadl_epi64((const __m128i *)(own + q * S + i));
+        __m128i a = _mm_unpacklo_epi8(r[0], r[1]), b = _mm_unpacklo_epi8(r[2], r[3]);
+        __m128i c = _mm_unpacklo_epi8(r[4], r[5]), d = _mm_unpacklo_epi8(r[6], r[7]);
+        __m128i ab0 = _mm_unpacklo_epi16(a, b), ab1 = _mm_unpackhi_epi16(a, b);   /* rows 0-3, 4-7 of q 0-3 */
+        __m128i cd0 = _mm_unpacklo_epi16(c, d), cd1 = _mm_unpackhi_epi16(c, d);   /* of q 4-7 */
+        _mm_storeu_si128((__m128i *)(cnt + i * 8), _mm_unpacklo_epi32(ab0, cd0));
+        _mm_storeu_si128((__m128i *)(cnt + i * 8 + 16), _mm_unpackhi_epi32(ab0, cd0));
+        _mm_storeu_si128((__m128i *)(cnt + i * 8 + 32), _mm_unpacklo_epi32(ab1, cd1));
+        _mm_storeu_si128((__m128i *)(cnt + i * 8 + 48), _mm_unpackhi_epi32(ab1, cd1));
+    }
 }
 
 /* out[k * 8 + q] = sum over rows i < N, in row order, of c_q[i] * tile[i * W + k], where c_q
