@@ -13,7 +13,7 @@ bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|multi-ref|bootstrap] [--flavor rouge_score] [--runs 11]
-           [--pairs 100000] [--counts] [--jobs 2]
+           [--pairs 100000] [--counts] [--simd 1] [--jobs 2]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -55,6 +55,7 @@ def main():
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--pairs", type=int, default=100000, help="rows of the bootstrap workload")
     ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
+    ap.add_argument("--simd", type=int, choices=[0, 1, 2], help="bootstrap workload: force this kernel level")
     ap.add_argument("--jobs", type=int, default=1, help="score_batch's n_jobs (above 1: wall time, not CPU)")
     a = ap.parse_args()
     if a.workload == "bootstrap":
@@ -92,6 +93,9 @@ def bootstrap(a):
     with tempfile.TemporaryDirectory() as folder:
         modules = load_copies(a.checkouts, folder)
         batches = {name: importlib.import_module(name + ".batch") for name in modules}
+        if a.simd is not None:
+            for module in modules.values():
+                module.compiled.core._bootstrap_hooks(a.simd, -1)
         runs = {name: (lambda b=b: b.perl_bootstrap(values, keys, 1000, 95, exact=not a.counts))
                 for name, b in batches.items()}
         results = [run() for run in runs.values()]   # warm-up, and the same figures from each
@@ -103,8 +107,9 @@ def bootstrap(a):
                 t0 = time.process_time()
                 run()
                 times[name].append(time.process_time() - t0)
-    report(times, a.checkouts, a.pairs, "bootstrap %s, %d rows x 12 columns, 1,000 replicates"
-           % ("by counts" if a.counts else "in the Perl's draw order", a.pairs), a.runs)
+    report(times, a.checkouts, a.pairs, "bootstrap %s, %d rows x 12 columns, 1,000 replicates%s"
+           % ("by counts" if a.counts else "in the Perl's draw order", a.pairs,
+              "" if a.simd is None else ", kernels of level %d" % a.simd), a.runs)
 
 
 def report(times, checkouts, n, what, runs, clock="CPU"):
