@@ -12,8 +12,8 @@ meet the same load in every round.  --workload bootstrap times ``batch.perl_boot
 bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
-           [--workload news|long|multi-ref|bootstrap] [--flavor rouge_score] [--runs 11]
-           [--pairs 100000] [--counts] [--simd 1] [--jobs 2]
+           [--workload news|long|multi-ref|bootstrap|compute] [--flavor rouge_score] [--runs 11]
+           [--pairs 100000] [--counts] [--simd 1] [--ci] [--jobs 2]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -50,16 +50,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("checkouts", nargs="+")
     ap.add_argument("--types", default="rouge1,rouge2,rougeL,rougeLsum")
-    ap.add_argument("--workload", default="news", choices=["news", "long", "multi-ref", "bootstrap"])
+    ap.add_argument("--workload", default="news", choices=["news", "long", "multi-ref", "bootstrap", "compute"])
     ap.add_argument("--flavor", default="rouge_score")
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--pairs", type=int, default=100000, help="rows of the bootstrap workload")
     ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
     ap.add_argument("--simd", type=int, choices=[0, 1, 2], help="bootstrap workload: force this kernel level")
+    ap.add_argument("--ci", action="store_true", help="compute workload: with confidence_intervals=True")
     ap.add_argument("--jobs", type=int, default=1, help="score_batch's n_jobs (above 1: wall time, not CPU)")
     a = ap.parse_args()
     if a.workload == "bootstrap":
         return bootstrap(a)
+    if a.workload == "compute":
+        return compute(a)
     if a.workload in ("news", "multi-ref"):
         from bench import workload
         preds, refs = workload(a.workload)
@@ -110,6 +113,29 @@ def bootstrap(a):
     report(times, a.checkouts, a.pairs, "bootstrap %s, %d rows x 12 columns, 1,000 replicates%s"
            % ("by counts" if a.counts else "in the Perl's draw order", a.pairs,
               "" if a.simd is None else ", kernels of level %d" % a.simd), a.runs)
+
+
+def compute(a):
+    """The compute workload: each checkout's evaluate metric on the news pairs, its defaults."""
+    from bench import workload
+
+    preds, refs = workload("news")
+    with tempfile.TemporaryDirectory() as folder:
+        modules = load_copies(a.checkouts, folder)
+        metrics = {name: importlib.import_module(name + ".rouge_full_metric").RougeFullMetric(flavor=a.flavor)
+                   for name in modules}
+        options = {"confidence_intervals": True} if a.ci else {}
+        results = [m.compute(predictions=preds, references=refs, **options) for m in metrics.values()]   # warm-up
+        if any(r != results[0] for r in results):
+            raise SystemExit("the checkouts' metrics differ")
+        times = {name: [] for name in metrics}
+        for _ in range(a.runs):
+            for name, metric in metrics.items():
+                t0 = time.process_time()
+                metric.compute(predictions=preds, references=refs, **options)
+                times[name].append(time.process_time() - t0)
+    report(times, a.checkouts, len(preds), "evaluate metric compute, %d pairs, flavor %s, %s"
+           % (len(preds), a.flavor, "confidence_intervals=True" if a.ci else "defaults"), a.runs)
 
 
 def report(times, checkouts, n, what, runs, clock="CPU"):

@@ -377,10 +377,8 @@ class RougeFullMetric(evaluate.Metric):
                 out[t], out[t + "_precision"], out[t + "_recall"] = (float(score.fmeasure), float(score.precision),
                                                                      float(score.recall))
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
-        per_example = scorer.score_batch(predictions, references)
-        # score_corpus's aggregate, without the per-reference statistics it also returns
-        aggregate = scorer._aggregate(per_example, ["%d.A" % (k + 1) for k in range(len(per_example))],
-                                      options["confidence"], int(options["n_bootstrap"]))
+        # score_corpus's aggregate, without the per-example results and statistics it also returns
+        aggregate = scorer._batch_aggregate(predictions, references, options["confidence"], int(options["n_bootstrap"]))
         pick = "mean" if options["aggregate"] == "mean" else "mid"
         for t, agg in aggregate.items():
             for suffix, stat in (("", agg.fmeasure), ("_precision", agg.precision), ("_recall", agg.recall)):
