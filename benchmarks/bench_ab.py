@@ -13,7 +13,7 @@ bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|multi-ref|bootstrap|compute] [--flavor rouge_score] [--runs 11]
-           [--pairs 100000] [--counts] [--simd 1] [--ci] [--jobs 2]
+           [--pairs 100000] [--counts] [--simd 1] [--ci] [--per-example] [--jobs 2]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -57,6 +57,7 @@ def main():
     ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
     ap.add_argument("--simd", type=int, choices=[0, 1, 2], help="bootstrap workload: force this kernel level")
     ap.add_argument("--ci", action="store_true", help="compute workload: with confidence_intervals=True")
+    ap.add_argument("--per-example", action="store_true", help="compute workload: use_aggregator=False")
     ap.add_argument("--jobs", type=int, default=1, help="score_batch's n_jobs (above 1: wall time, not CPU)")
     a = ap.parse_args()
     if a.workload == "bootstrap":
@@ -124,7 +125,7 @@ def compute(a):
         modules = load_copies(a.checkouts, folder)
         metrics = {name: importlib.import_module(name + ".rouge_full_metric").RougeFullMetric(flavor=a.flavor)
                    for name in modules}
-        options = {"confidence_intervals": True} if a.ci else {}
+        options = dict({"confidence_intervals": True} if a.ci else {}, **({"use_aggregator": False} if a.per_example else {}))
         results = [m.compute(predictions=preds, references=refs, **options) for m in metrics.values()]   # warm-up
         if any(r != results[0] for r in results):
             raise SystemExit("the checkouts' metrics differ")
@@ -135,7 +136,7 @@ def compute(a):
                 metric.compute(predictions=preds, references=refs, **options)
                 times[name].append(time.process_time() - t0)
     report(times, a.checkouts, len(preds), "evaluate metric compute, %d pairs, flavor %s, %s"
-           % (len(preds), a.flavor, "confidence_intervals=True" if a.ci else "defaults"), a.runs)
+           % (len(preds), a.flavor, ", ".join("%s=%s" % kv for kv in options.items()) or "defaults"), a.runs)
 
 
 def report(times, checkouts, n, what, runs, clock="CPU"):

@@ -363,11 +363,11 @@ class RougeFullMetric(evaluate.Metric):
         references = [r if isinstance(r, str) else list(r) for r in references]
         out = {}
         if not options["use_aggregator"]:
-            per_example = scorer.score_batch(predictions, references)
-            for t in scorer.rouge_types:
-                out[t] = [float(s[t].fmeasure) for s in per_example]
-                out[t + "_precision"] = [float(s[t].precision) for s in per_example]
-                out[t + "_recall"] = [float(s[t].recall) for s in per_example]
+            table = scorer._batch_table(predictions, references)   # columns: each type's P, R, F
+            for ti, t in enumerate(scorer.rouge_types):
+                out[t] = table[:, 3 * ti + 2].tolist()
+                out[t + "_precision"] = table[:, 3 * ti].tolist()
+                out[t + "_recall"] = table[:, 3 * ti + 1].tolist()
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
         if not options["confidence_intervals"] and (options["aggregate"] == "mean" or not scorer.rules.mid_from_bootstrap):
             # Nothing asked for needs the bootstrap: unless the flavor's mid is the bootstrap's

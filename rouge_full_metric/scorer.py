@@ -645,17 +645,22 @@ class RougeScorer:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
         return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap)
 
-    def _batch_aggregate(self, predictions, references, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
-        """``score_corpus(predictions, references).aggregate`` (ids 1..N, system "A"), the same
-        floats, for the evaluate metric: the per-example values go straight into a table
-        (:func:`.batch.score_table`), without a Python result per example or the per-reference
-        statistics."""
+    def _batch_table(self, predictions, references):
+        """``_value_table(score_batch(predictions, references))``, the same floats, for the
+        evaluate metric: the core writes them into the array (:func:`.batch.score_table`) without
+        a Python result per example."""
         from .batch import score_table
 
         predictions, references = check_corpus_inputs(predictions, references)
         self._check_lost(predictions, references)
-        keys = ["%d.A" % (k + 1) for k in range(len(predictions))]
-        return self._aggregate_values(score_table(self, predictions, references), keys, confidence, n_bootstrap)
+        return score_table(self, predictions, references)
+
+    def _batch_aggregate(self, predictions, references, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+        """``score_corpus(predictions, references).aggregate`` (ids 1..N, system "A"), the same
+        floats, without the per-example results and per-reference statistics (the metric's)."""
+        values = self._batch_table(predictions, references)
+        keys = ["%d.A" % (k + 1) for k in range(len(values))]
+        return self._aggregate_values(values, keys, confidence, n_bootstrap)
 
     def _aggregate_values(self, values, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
         """The aggregate of a float64 (N, 3 * types) value table (type-major, then P/R/F); also

@@ -178,6 +178,17 @@ def test_corpus_values_are_the_engines_on_generated_texts(rouge, flavor):
     assert got.keys() == expected.keys()
     for key in got:   # NaN == NaN where the flavor's average is undefined
         assert got[key] == expected[key] or (math.isnan(got[key]) and math.isnan(expected[key])), key
+    # use_aggregator=False: the per-example values, from the same table
+    got = rouge.compute(predictions=predictions, references=references, use_aggregator=False,
+                        return_precision_recall=True, **options)
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], **options)
+    want = scorer.score_batch(predictions, references)
+    for t in scorer.rouge_types:
+        for suffix, field in (("", "fmeasure"), ("_precision", "precision"), ("_recall", "recall")):
+            values = [getattr(s[t], field) for s in want]
+            assert len(got[t + suffix]) == len(values)
+            assert all(a == b or (math.isnan(a) and math.isnan(b)) for a, b in zip(got[t + suffix], values)), t + suffix
+            assert all(type(v) is float for v in got[t + suffix])
 
 
 def test_per_example_values_are_the_engines(rouge):
