@@ -76,13 +76,10 @@ def main():
         scorers = {name: m.RougeScorer(types, flavor=a.flavor) for name, m in modules.items()}
         for scorer in scorers.values():
             scorer.score_batch(preds, refs, n_jobs=a.jobs)   # warm-up
-        clock = time.process_time if a.jobs == 1 else time.perf_counter
-        times = {name: [] for name in scorers}
-        for _ in range(a.runs):
-            for name, scorer in scorers.items():
-                t0 = clock()
-                scorer.score_batch(preds, refs, n_jobs=a.jobs)   # the results freed in the timing too
-                times[name].append(clock() - t0)
+        # the results are freed in the timing too
+        times = interleaved(a.runs, {name: (lambda s=scorer: s.score_batch(preds, refs, n_jobs=a.jobs))
+                                     for name, scorer in scorers.items()},
+                            time.process_time if a.jobs == 1 else time.perf_counter)
     report(times, a.checkouts, len(preds), "%s, %d pairs, flavor %s, %s%s"
            % (a.workload, len(preds), a.flavor, ",".join(types), ", n_jobs=%d" % a.jobs if a.jobs != 1 else ""),
            a.runs, "CPU" if a.jobs == 1 else "wall")
@@ -105,12 +102,7 @@ def bootstrap(a):
         results = [run() for run in runs.values()]   # warm-up, and the same figures from each
         if any(r != results[0] for r in results):
             raise SystemExit("the checkouts' bootstraps differ")
-        times = {name: [] for name in runs}
-        for _ in range(a.runs):
-            for name, run in runs.items():
-                t0 = time.process_time()
-                run()
-                times[name].append(time.process_time() - t0)
+        times = interleaved(a.runs, runs)
     report(times, a.checkouts, a.pairs, "bootstrap %s, %d rows x 12 columns, 1,000 replicates%s"
            % ("by counts" if a.counts else "in the Perl's draw order", a.pairs,
               "" if a.simd is None else ", kernels of level %d" % a.simd), a.runs)
@@ -129,14 +121,21 @@ def compute(a):
         results = [m.compute(predictions=preds, references=refs, **options) for m in metrics.values()]   # warm-up
         if any(r != results[0] for r in results):
             raise SystemExit("the checkouts' metrics differ")
-        times = {name: [] for name in metrics}
-        for _ in range(a.runs):
-            for name, metric in metrics.items():
-                t0 = time.process_time()
-                metric.compute(predictions=preds, references=refs, **options)
-                times[name].append(time.process_time() - t0)
+        times = interleaved(a.runs, {name: (lambda m=metric: m.compute(predictions=preds, references=refs, **options))
+                                     for name, metric in metrics.items()})
     report(times, a.checkouts, len(preds), "evaluate metric compute, %d pairs, flavor %s, %s"
            % (len(preds), a.flavor, ", ".join("%s=%s" % kv for kv in options.items()) or "defaults"), a.runs)
+
+
+def interleaved(runs, fns, clock=time.process_time):
+    """{name: [seconds of each round]}: every function once a round, in turn, for ``runs`` rounds."""
+    times = {name: [] for name in fns}
+    for _ in range(runs):
+        for name, fn in fns.items():
+            t0 = clock()
+            fn()
+            times[name].append(clock() - t0)
+    return times
 
 
 def report(times, checkouts, n, what, runs, clock="CPU"):
