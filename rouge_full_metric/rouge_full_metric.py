@@ -378,7 +378,8 @@ class RougeFullMetric(evaluate.Metric):
                                                                      float(score.recall))
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
         # score_corpus's aggregate, without the per-example results and statistics it also returns
-        aggregate = scorer._batch_aggregate(predictions, references, options["confidence"], int(options["n_bootstrap"]))
+        aggregate = scorer._table_aggregate(scorer._batch_table(predictions, references), options["confidence"],
+                                            int(options["n_bootstrap"]))
         pick = "mean" if options["aggregate"] == "mean" else "mid"
         for t, agg in aggregate.items():
             for suffix, stat in (("", agg.fmeasure), ("_precision", agg.precision), ("_recall", agg.recall)):

@@ -655,10 +655,10 @@ class RougeScorer:
         self._check_lost(predictions, references)
         return score_table(self, predictions, references)
 
-    def _batch_aggregate(self, predictions, references, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+    def _table_aggregate(self, values, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
         """``score_corpus(predictions, references).aggregate`` (ids 1..N, system "A"), the same
-        floats, without the per-example results and per-reference statistics (the metric's)."""
-        values = self._batch_table(predictions, references)
+        floats, from ``values = _batch_table(predictions, references)``: without the per-example
+        results and per-reference statistics (the metric's)."""
         keys = ["%d.A" % (k + 1) for k in range(len(values))]
         return self._aggregate_values(values, keys, confidence, n_bootstrap)
 

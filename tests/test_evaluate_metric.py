@@ -191,6 +191,23 @@ def test_corpus_values_are_the_engines_on_generated_texts(rouge, flavor):
             assert all(type(v) is float for v in got[t + suffix])
 
 
+@pytest.mark.parametrize("options", [{}, {"aggregate": "mean"}, {"use_aggregator": False},
+                                     {"confidence_intervals": True, "flavor": "rouge_score"}],
+                         ids=lambda o: ",".join("%s=%s" % kv for kv in o.items()) or "defaults")
+def test_lost_text_warning_points_at_the_metric(rouge, options):
+    # Each path of compute reaches the scorer's lost-text check at the same depth: the warning
+    # names the metric's compute, not a scorer method inside it.
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rouge.compute(predictions=["今天天气很好，我们去公园散步"], references=["今天天气很好"], **options)
+    # by name: evaluate's copy of the metric imports its own copy of the class
+    lost = [w for w in caught if w.category.__name__ == "LostTextWarning"]
+    assert len(lost) == 1 and os.path.basename(lost[0].filename) == "rouge_full_metric.py", \
+        [(w.filename, w.lineno) for w in lost]
+
+
 def test_per_example_values_are_the_engines(rouge):
     got = rouge.compute(predictions=PREDICTIONS, references=REFERENCES, use_aggregator=False, use_stemmer=True)
     scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer=True)
