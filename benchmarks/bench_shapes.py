@@ -3,8 +3,8 @@
 README usage), small batches called over and over, several references, rouge3-rouge9, a custom
 tokenizer (evaluate's ``tokenizer=`` idiom), a new scorer for every pair, ``split_summaries``
 (texts on one line, split by ``nltk.sent_tokenize`` before rougeLsum), and English with the
-characters news carries outside ASCII (curly quotes, dashes, accented names), on texts of 10 to
-5,000 tokens.  Without NLTK's punkt model installed, ``split_summaries`` rows put NLTK's untrained
+characters news carries outside ASCII (curly quotes, dashes, accented names), and a ``score()``
+loop over numpy string arrays (numpy.str_ elements), on texts of 10 to 5,000 tokens.  Without NLTK's punkt model installed, ``split_summaries`` rows put NLTK's untrained
 ``PunktSentenceTokenizer`` in the place of ``nltk.sent_tokenize`` for both tools (said in the output).
 
 Flavor ``rouge_score``; rouge-score-rs 0.2.1 with one rayon thread (RAYON_NUM_THREADS=1); both
@@ -12,7 +12,7 @@ warm (one untimed call each first).  Seeded texts from benchmarks/bench.py's gen
 perturbed from their references.  Each row calls ours and rs in turn, ``--runs`` times; the figure
 is the CPU median per pair.  The last line lists every row where rs is faster ("losses").
 
-Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer,new_scorer,split_summaries,unicode]
+Usage: python benchmarks/bench_shapes.py [--runs 7] [--only single,small_batches,multi,ngrams,custom_tokenizer,new_scorer,split_summaries,unicode,numpy]
 """
 import argparse
 import os
@@ -28,7 +28,7 @@ sys.path.insert(0, HERE)
 
 SET = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 GROUPS = ["single", "small_batches", "multi", "ngrams", "custom_tokenizer", "new_scorer", "split_summaries",
-          "unicode"]
+          "unicode", "numpy"]
 
 
 def interleaved(ours, rs, runs):
@@ -193,6 +193,25 @@ def main():
                               lambda: rs.score_batch(refs, preds), count)
                     table.row("score() loop, " + name, lambda: [ours.score(p, r) for p, r in zip(preds, refs)],
                               lambda: [rs.score(r, p) for p, r in zip(preds, refs)], count)
+
+    if "numpy" in only:
+        # a score() loop over numpy string arrays: their elements are numpy.str_, a str subclass
+        import random
+
+        import numpy as np
+
+        rng = random.Random(13)
+        preds, refs = make_pairs(maker, 1000, 60)
+        for label, (p_list, r_list) in (("ASCII", (preds, refs)),
+                                        ("curly quotes", ([news_characters(p, rng) for p in preds],
+                                                          [news_characters(r, rng) for r in refs]))):
+            p_arr, r_arr = np.array(p_list), np.array(r_list)
+            for types in (["rouge1"], SET):
+                ours = RougeScorer(types, flavor="rouge_score")
+                rs = rouge_score_rs.RougeScorer(types)
+                table.row("score() loop over numpy string arrays, 60 tokens, %s, %s" % (label, "+".join(types)),
+                          lambda: [ours.score(p, r) for p, r in zip(p_arr, r_arr)],
+                          lambda: [rs.score(r, p) for p, r in zip(p_arr, r_arr)], len(p_list))
 
     if "unicode" in only:
         import random

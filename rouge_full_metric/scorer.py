@@ -496,9 +496,9 @@ class RougeScorer:
                                 "references)")
             refs = given[0][1]
         # texts that surely keep their letters (ASCII ones, English with curly quotes) skip the
-        # check's machinery
-        if not (type(prediction) is str and type(refs) is str and (prediction.isascii() or keeps_letters(prediction))
-                and (refs.isascii() or keeps_letters(refs))):
+        # check's machinery; str subclasses too (numpy's str_, the elements of a string array)
+        if not (isinstance(prediction, str) and isinstance(refs, str)
+                and (prediction.isascii() or keeps_letters(prediction)) and (refs.isascii() or keeps_letters(refs))):
             self._check_lost([prediction], [refs], single=True)
         cs = compiled_scorer(self)
         if cs is not None:

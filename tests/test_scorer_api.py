@@ -45,6 +45,28 @@ def test_corpus_calls_take_numpy_pandas_and_iterables(flavor):
         scorer.score_batch(np.array(preds[:2]), pd.Series(refs))
 
 
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score"])
+def test_score_takes_numpy_strings_and_still_checks_them(flavor):
+    # The elements of a numpy string array are numpy.str_, a str subclass: the same scores as
+    # str, past the lost-text check's shortcut when they surely keep their letters (ASCII,
+    # curly quotes), and through the check (the warning) when they do not.
+    import warnings
+
+    np = pytest.importorskip("numpy")
+    from rouge_full_metric.lost_text import LostTextWarning
+
+    scorer = RougeScorer(["rouge1", "rougeL", "rougeLsum"], flavor=flavor)
+    pairs = [("police killed the gunman", "police kill the gunman"),
+             ("the “cat” sat — there", "a cat’s seat"), ("a\nb c", "b c\nd")]
+    for pred, ref in pairs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # no warning for these
+            assert scorer.score(np.str_(pred), np.str_(ref)) == scorer.score(pred, ref)
+        assert scorer.score(np.str_(pred), [np.str_(ref), ref]) == scorer.score(pred, [ref, ref])
+    with pytest.warns(LostTextWarning):
+        scorer.score(np.str_("今天天气很好，我们去公园散步"), np.str_("今天天气很好"))
+
+
 @pytest.mark.filterwarnings("ignore::rouge_full_metric.lost_text.LostTextWarning")  # CJK without lang: 0, as meant
 @pytest.mark.parametrize("options", [dict(), dict(flavor="rouge_score", use_stemmer=True),
                                      dict(flavor="rouge155", lang="zh"), dict(flavor="paper", lang="ru"),
