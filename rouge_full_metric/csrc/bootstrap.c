@@ -190,11 +190,14 @@ static int count_draws(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0, Py_ssize_t R) 
  * so that tests reach the fallback a real count past 255 (N >= 256 draws on one row) never does. */
 static int COUNT_LIMIT = 255;
 
-static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes) {
+/* Whether a count of the first `lanes` replicates passes it: replicate q's count of row i at
+ * cnt[i * row + q * lane] (one table of 8 bytes a row: row 8, lane 1; a table a replicate: row 1,
+ * lane its size). */
+static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes, Py_ssize_t row, Py_ssize_t lane) {
     if (COUNT_LIMIT >= 255) return 0;
     for (Py_ssize_t i = 0; i < N; i++)
         for (Py_ssize_t q = 0; q < lanes && q < CS_REPS; q++)
-            if (cnt[i * CS_REPS + q] > COUNT_LIMIT) return 1;
+            if (cnt[i * row + q * lane] > COUNT_LIMIT) return 1;
     return 0;
 }
 
@@ -236,9 +239,7 @@ static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, 
         Py_ssize_t lanes = R - r0 < 8 ? R - r0 : 8;
         memset(cnt, 0, (size_t)S * 8);   /* the replicates past R keep counts 0 */
         for (Py_ssize_t q = 0; q < lanes; q++) bs_count1(cnt + q * S, N, r0 + q);
-        if (COUNT_LIMIT < 255)
-            for (Py_ssize_t q = 0; q < lanes; q++)
-                for (Py_ssize_t i = 0; i < N; i++) *wrapped |= cnt[q * S + i] > COUNT_LIMIT;
+        *wrapped |= counts_over_limit(cnt, N, lanes, 1, S);
         for (Py_ssize_t t = 0; t < nt && !*wrapped; t++) {
             double acc[16 * 8];
             uint64_t tot[8];
@@ -315,7 +316,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                 } else
 #endif
                 wrapped = count_draws(cnt, N, r0, R);
-                wrapped |= counts_over_limit(cnt, N, R - r0);
+                wrapped |= counts_over_limit(cnt, N, R - r0, CS_REPS, 1);
                 for (Py_ssize_t t = 0; t < nt && !wrapped; t++) {
                     double acc[CS_COLS][CS_REPS];
 #ifdef BOOTSTRAP_SIMD
