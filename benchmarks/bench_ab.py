@@ -8,8 +8,8 @@ copies do not collide.  Every round times each engine once on the same texts (``
 time); the script prints medians, minima and the median of the per-round ratios to the first
 checkout.  On a shared machine this is steadier than comparing two separate runs: both engines
 meet the same load in every round.  --workload bootstrap times ``batch.perl_bootstrap`` instead
-(the Perl's draw order, 1,000 replicates, on --pairs rows of 12 random columns, as
-bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums).
+(the Perl's draw order, 1,000 replicates, on --pairs rows of 12 random 5-decimal columns, as
+bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums, on unrounded values).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|multi-ref|bootstrap|compute] [--flavor rouge_score] [--runs 11]
@@ -90,6 +90,8 @@ def bootstrap(a):
     import numpy as np
 
     values = np.random.default_rng(0).random((a.pairs, 12))
+    if not a.counts:   # the Perl-order sums serve flavor rouge155, whose values have 5 decimals
+        values = np.round(values, 5)
     keys = ["%d.A" % (k + 1) for k in range(a.pairs)]
     with tempfile.TemporaryDirectory() as folder:
         modules = load_copies(a.checkouts, folder)

@@ -92,9 +92,9 @@ def simd_levels():
     """The kernel levels to compare (0 scalar, 1 AVX2, 2 AVX-512, as far as the CPU goes); the
     hooks are restored afterwards."""
     core = _core()
-    allowed, limit, supported = core._bootstrap_hooks(-1, -1)
+    allowed, limit, supported, pack_min, _ = core._bootstrap_hooks(-1, -1)
     yield core, list(range(supported + 1))
-    core._bootstrap_hooks(allowed, limit)
+    core._bootstrap_hooks(allowed, limit, pack_min)
 
 
 def _compiled(core, name, values, n_bootstrap):
@@ -317,7 +317,96 @@ def test_count_sums_declines_past_the_count_limit_and_python_takes_over(simd_lev
 
 def test_bootstrap_hooks_name_their_ranges():
     core = _core()
-    with pytest.raises(ValueError, match="simd must be -1..2 and count_limit -1..255"):
+    with pytest.raises(ValueError, match="simd must be -1..2, count_limit -1..255 and pack_min -1 or more"):
         core._bootstrap_hooks(3, -1)
     with pytest.raises(ValueError, match="count_limit"):
         core._bootstrap_hooks(-1, 256)
+    with pytest.raises(ValueError, match="pack_min"):
+        core._bootstrap_hooks(-1, -1, -2)
+
+
+def _packed_blocks(core):
+    return core._bootstrap_hooks(-1, -1)[4]
+
+
+def _five_decimals(rng, shape, top=1.0):
+    """Random 5-decimal numbers in [0, top], as the Perl rounds its scores (k / 10**5 correctly
+    rounded: the double nearest it)."""
+    import numpy as np
+
+    return rng.integers(0, int(top * 100000) + 1, size=shape) / 100000.0
+
+
+def test_perl_order_sums_of_five_decimal_values_packed_bit_for_bit(simd_levels):
+    # The AVX-512 kernel stores 5-decimal values as 32-bit integers (csrc/bootstrap_simd.c's
+    # bs_pack5) once the table is large; the hook packs at any size here.  Every width 1..40
+    # (column blocks of 9-16 pack), row counts that are no multiple of 8, values up to 20.
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    rng = np.random.default_rng(31)
+    for n, r, top in ((1, 3, 1.0), (37, 11, 1.0), (300, 21, 1.0), (1001, 9, 20.0)):
+        values = _five_decimals(rng, (n, 40), top)
+        values[0, 5] = 0.0
+        values[-1, 6] = top
+        exact = bootstrap.replicate_sums(values, r)
+        for level in levels:
+            for pack_min in (0, 1 << 40):
+                core._bootstrap_hooks(level, -1, pack_min)
+                before = _packed_blocks(core)
+                for k in range(1, 41):
+                    got = _compiled(core, "replicate_sums", values[:, :k], r)[0]
+                    assert _same_bits(got, exact[:, :k]), (level, pack_min, n, k, r)
+                # blocks of 9-16 columns: widths 9-16 one each, 25-32 one each, 41 - 9 ... (k % 16
+                # in 9..15 or 0 with k >= 16 gives one more)
+                blocks = sum(1 for k in range(1, 41) for k0 in range(0, k, 16) if min(16, k - k0) >= 9)
+                packed = _packed_blocks(core) - before
+                assert packed == (blocks if level == 2 and pack_min == 0 else 0), (level, pack_min, n, packed)
+
+
+def test_five_decimal_packing_declines_other_values(simd_levels):
+    # One value that is not the double nearest k / 10**5 (0 <= k <= 2,000,000) keeps a block on the
+    # doubles' kernel; the sums stay the Python ones either way.
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    if 2 not in levels:
+        pytest.skip("packing is in the AVX-512 kernel only")
+    core._bootstrap_hooks(2, -1, 0)
+    rng = np.random.default_rng(32)
+    base = _five_decimals(rng, (200, 12))
+    one_ulp = np.nextafter(0.12345, 1.0)
+    for odd in (one_ulp, np.nextafter(0.12345, 0.0), 20.00001, -0.00001, -0.0, np.nan, np.inf, 1e-6, 0.5 + 2 ** -40):
+        values = base.copy()
+        values[123, 4] = odd
+        before = _packed_blocks(core)
+        assert _same_bits(_compiled(core, "replicate_sums", values, 16)[0], bootstrap.replicate_sums(values, 16)), odd
+        assert _packed_blocks(core) == before, odd
+    before = _packed_blocks(core)
+    values = base.copy()
+    values[123, 4] = 0.12345
+    assert _same_bits(_compiled(core, "replicate_sums", values, 16)[0], bootstrap.replicate_sums(values, 16))
+    assert _packed_blocks(core) == before + 1
+
+
+def test_every_five_decimal_value_up_to_20_unpacks_exactly(simd_levels):
+    # k / 10**5 for every k in 0..2,000,000 (and 3 zeros: 166,667 rows of 12): the block packs
+    # (the scalar check of every value) and the vector unpacking gives the same doubles (the sums
+    # of 8 replicates, which draw nearly every row).
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    if 2 not in levels:
+        pytest.skip("packing is in the AVX-512 kernel only")
+    values = np.concatenate([np.arange(2000001), np.zeros(3)]).reshape(-1, 12) / 100000.0
+    core._bootstrap_hooks(2, -1, -1)   # the real threshold: 166,667 rows x 12 columns is past it
+    before = _packed_blocks(core)
+    got = _compiled(core, "replicate_sums", values, 8)[0]
+    assert _packed_blocks(core) == before + 1
+    assert _same_bits(got, bootstrap.replicate_sums(values, 8))

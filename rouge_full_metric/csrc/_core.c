@@ -146,7 +146,7 @@ static PyMethodDef module_methods[] = {
     {"_tokenizer_simd", mod_tokenizer_simd, METH_O,
      "_tokenizer_simd(level) -> (previous, supported): the Perl tokenizer's lowering, 0 word at a time, 1 AVX2 (tests)."},
     {"_bootstrap_hooks", mod_bootstrap_hooks, METH_VARARGS,
-     "_bootstrap_hooks(simd, count_limit) -> previous (simd, count_limit, supported simd); -1 keeps a setting (tests)."},
+     "_bootstrap_hooks(simd, count_limit[, pack_min]) -> previous (simd, count_limit, supported simd, pack_min), packed blocks; -1 keeps a setting (tests)."},
     {"_bitrev_hooks", mod_bitrev_hooks, METH_O,
      "_bitrev_hooks(gfni) -> previous (allowed, supported): 0 forces the plain bit reversal, -1 keeps it (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},

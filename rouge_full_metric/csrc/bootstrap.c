@@ -343,22 +343,27 @@ end:
     return res;
 }
 
-/* _bootstrap_hooks(simd, count_limit) -> (previous simd, previous count_limit, supported simd):
- * tests force the scalar (0), AVX2 (1) or AVX-512 (2) kernels (capped at what the CPU has) and
- * lower the count past which count_sums declines.  -1 leaves a setting as it is. */
+/* _bootstrap_hooks(simd, count_limit[, pack_min]) -> (previous simd, previous count_limit,
+ * supported simd, previous pack_min, packed): tests force the scalar (0), AVX2 (1) or AVX-512 (2)
+ * kernels (capped at what the CPU has), lower the count past which count_sums declines, and set
+ * the size of the doubles' table (bytes) from which replicate_sums packs 5-decimal values (AVX-512
+ * only; 0: whenever they pack); packed counts the column blocks it packed so far.  -1 leaves a
+ * setting as it is. */
 static PyObject *mod_bootstrap_hooks(PyObject *self, PyObject *args) {
     int simd, limit;
-    if (!PyArg_ParseTuple(args, "ii", &simd, &limit)) return NULL;
-    if (simd > 2 || limit > 255 || simd < -1 || limit < -1) {
-        PyErr_SetString(PyExc_ValueError, "simd must be -1..2 and count_limit -1..255");
+    Py_ssize_t pack_min = -1;
+    if (!PyArg_ParseTuple(args, "ii|n", &simd, &limit, &pack_min)) return NULL;
+    if (simd > 2 || limit > 255 || simd < -1 || limit < -1 || pack_min < -1) {
+        PyErr_SetString(PyExc_ValueError, "simd must be -1..2, count_limit -1..255 and pack_min -1 or more");
         return NULL;
     }
 #ifdef BOOTSTRAP_SIMD
     bs_level();
-    PyObject *old = Py_BuildValue("iii", bs_allowed, COUNT_LIMIT, bs_supported);
+    PyObject *old = Py_BuildValue("iiinn", bs_allowed, COUNT_LIMIT, bs_supported, bs_pack_min, bs_packed);
     if (old && simd >= 0) bs_allowed = simd;
+    if (old && pack_min >= 0) bs_pack_min = pack_min;
 #else
-    PyObject *old = Py_BuildValue("iii", 0, COUNT_LIMIT, 0);
+    PyObject *old = Py_BuildValue("iiinn", 0, COUNT_LIMIT, 0, (Py_ssize_t)-1, (Py_ssize_t)0);
 #endif
     if (old && limit >= 0) COUNT_LIMIT = limit;
     return old;
