@@ -10,10 +10,12 @@ checkout.  On a shared machine this is steadier than comparing two separate runs
 meet the same load in every round.  --workload bootstrap times ``batch.perl_bootstrap`` instead
 (the Perl's draw order, 1,000 replicates, on --pairs rows of 12 random 5-decimal columns, as
 bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums, on unrounded values).
+--workload compute times each checkout's ``RougeFullMetric(flavor=...).compute`` (its defaults,
+--ci, --per-example) on the news pairs, or on --pairs of bench_evaluate.py's generated pairs.
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|multi-ref|bootstrap|compute] [--flavor rouge_score] [--runs 11]
-           [--pairs 100000] [--counts] [--simd 1] [--ci] [--per-example] [--jobs 2]
+           [--pairs N] [--counts] [--simd 1] [--ci] [--per-example] [--jobs 2]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -53,7 +55,8 @@ def main():
     ap.add_argument("--workload", default="news", choices=["news", "long", "multi-ref", "bootstrap", "compute"])
     ap.add_argument("--flavor", default="rouge_score")
     ap.add_argument("--runs", type=int, default=11)
-    ap.add_argument("--pairs", type=int, default=100000, help="rows of the bootstrap workload")
+    ap.add_argument("--pairs", type=int, help="rows of the bootstrap workload (default 100,000); compute "
+                    "workload: that many of bench_evaluate.py's generated pairs instead of the news pairs")
     ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
     ap.add_argument("--simd", type=int, choices=[0, 1, 2], help="bootstrap workload: force this kernel level")
     ap.add_argument("--ci", action="store_true", help="compute workload: with confidence_intervals=True")
@@ -89,6 +92,8 @@ def bootstrap(a):
     """The bootstrap workload: each checkout's batch.perl_bootstrap on the same values."""
     import numpy as np
 
+    if a.pairs is None:
+        a.pairs = 100000
     values = np.random.default_rng(0).random((a.pairs, 12))
     if not a.counts:   # the Perl-order sums serve flavor rouge155, whose values have 5 decimals
         values = np.round(values, 5)
@@ -111,10 +116,12 @@ def bootstrap(a):
 
 
 def compute(a):
-    """The compute workload: each checkout's evaluate metric on the news pairs, its defaults."""
+    """The compute workload: each checkout's evaluate metric on the news pairs (or --pairs generated
+    ones), its defaults."""
     from bench import workload
+    from bench_evaluate import texts
 
-    preds, refs = workload("news")
+    preds, refs = workload("news") if a.pairs is None else texts(a.pairs)
     with tempfile.TemporaryDirectory() as folder:
         modules = load_copies(a.checkouts, folder)
         metrics = {name: importlib.import_module(name + ".rouge_full_metric").RougeFullMetric(flavor=a.flavor)
