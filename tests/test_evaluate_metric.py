@@ -329,6 +329,34 @@ def test_input_errors_and_empty_inputs(rouge):
     assert rouge.compute(predictions=["a b"], references=["a b"], rouge_types=["rouge1"])["rouge1"] == 1.0
 
 
+def test_input_check_shortcut_answers_as_the_loops():
+    # _plain_inputs accepts in C-level loops what _check_inputs' Python loops accept; anything else
+    # goes through those loops, which name the entry (or accept a str subclass).
+    import numpy as np
+
+    from rouge_full_metric.rouge_full_metric import _check_inputs, _plain_inputs
+
+    accepted = [(["a", "b"], ["c", "d"]), (["a"], [["c", "d"]]), (["a", "b"], [("c",), ["d", "e"]]), ([], []),
+                ([np.str_("a")], ["b"]), (["a"], [[np.str_("b")]]), ([np.str_("a")], [np.str_("b")])]
+    for predictions, references in accepted:
+        _check_inputs(predictions, references)
+        assert _plain_inputs(predictions, references) == all(
+            type(x) is str for x in list(predictions) + [y for r in references for y in ([r] if isinstance(r, str) else r)])
+    rejected = [
+        (["a", 1], ["b", "c"], TypeError, r"predictions\[1\] must be a str, got int"),
+        (["a", b"b"], ["b", "c"], TypeError, r"predictions\[1\] must be a str, got bytes"),
+        (["a", "b"], [["c"], []], ValueError, r"references\[1\] is an empty list"),
+        (["a", "b"], [["c"], ("d", 2)], TypeError, r"references\[1\] must be a list of str"),
+        (["a", "b"], ["c", None], TypeError, r"references\[1\] must be a str or a list of str, got NoneType"),
+        (["a", "b"], [("c",), "d"], TypeError, "mixes single strings and lists"),
+        (["a"], [{"c"}], TypeError, r"references\[0\] must be a str or a list of str, got set"),
+    ]
+    for predictions, references, error, message in rejected:
+        assert not _plain_inputs(predictions, references)
+        with pytest.raises(error, match=message):
+            _check_inputs(predictions, references)
+
+
 # ----------------------------------------------------------------------------------- distributed
 _WORKER = r"""
 import json, sys
