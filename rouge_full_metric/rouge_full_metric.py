@@ -381,7 +381,8 @@ class RougeFullMetric(evaluate.Metric):
             predictions = [split_text(p, splitter) for p in predictions]
             references = [split_text(r, splitter) if isinstance(r, str) else [split_text(x, splitter) for x in r]
                           for r in references]
-        references = [r if isinstance(r, str) else list(r) for r in references]
+        if not set(map(type, references)) <= {str, list}:   # evaluate hands back lists: no copy then (0.35 us/pair)
+            references = [r if isinstance(r, str) else list(r) for r in references]
         out = {}
         if not options["use_aggregator"]:
             table = scorer._batch_table(predictions, references)   # columns: each type's P, R, F
