@@ -295,13 +295,24 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double 
  * 100,000 x 12 1.07-1.22 (one table of 96-byte rows: 1.05), 200,000 x 12 1.9 (with the huge pages
  * of bs_replicate_sums' table), 50,000 x 12 1.17, 20,000 x 12 1.18, 2,000 x 12 1.26, 100,000 x 16 1.67,
  * 10,000 x 16 1.13. */
+/* bs_draw4 for the 8 replicates of one 512-bit vector, lane for lane */
+BS_AVX512 static inline __attribute__((always_inline)) __m256i bs_draw8z(__m512i *x, __m512d size) {
+    const __m512i al = _mm512_set1_epi64(0xDEECE66DLL);
+    __m512i lo = _mm512_mul_epu32(*x, al);
+    __m512i mid = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(*x, 32), al),
+                                   _mm512_add_epi64(_mm512_slli_epi64(*x, 2), *x));
+    *x = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(lo, _mm512_slli_epi64(mid, 32)), _mm512_set1_epi64(0xB)),
+                          _mm512_set1_epi64(BS_MASK));
+    __m512d u = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(*x, _mm512_set1_epi64(BS_TWO52))), _mm512_set1_pd(0x1p52));
+    return _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_mul_pd(u, _mm512_set1_pd(1.0 / 281474976710656.0)), size));
+}
+
 #define BS_SPLIT_MAX ((size_t)4 << 20)
 #define BS_NEAR_MAX ((size_t)1 << 20)
 #define BS_PF4_MIN ((size_t)2 << 20)
 
 BS_AVX512 static inline __attribute__((always_inline)) void bs_sums8z(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, int split, int near, double *out) {
     const __m512d size = _mm512_set1_pd((double)N);
-    const __m512i al = _mm512_set1_epi64(0xDEECE66DLL);
     const char *base = (const char *)tbl, *base4 = (const char *)(tbl + 8 * N);
     /* a draw's offset: of its row, or (split) of its row in the 4-column table, the 8-column
      * table's being twice it */
@@ -334,15 +345,7 @@ BS_AVX512 static inline __attribute__((always_inline)) void bs_sums8z(const doub
             }
         }
         if (d < N) {
-            /* x * A mod 2^64 from three 32-bit multiplies, as bs_draw4 */
-            __m512i lo = _mm512_mul_epu32(x, al);
-            __m512i mid = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(x, 32), al),
-                                           _mm512_add_epi64(_mm512_slli_epi64(x, 2), x));
-            x = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(lo, _mm512_slli_epi64(mid, 32)),
-                                                  _mm512_set1_epi64(0xB)), _mm512_set1_epi64(BS_MASK));
-            __m512d u = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(x, _mm512_set1_epi64(BS_TWO52))),
-                                      _mm512_set1_pd(0x1p52));
-            __m256i at = _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_mul_pd(u, _mm512_set1_pd(1.0 / 281474976710656.0)), size));
+            __m256i at = bs_draw8z(&x, size);
             uint64_t *slot = ring[d & (BS_AHEAD - 1)];
             _mm512_store_si512(slot, _mm512_mul_epu32(_mm512_cvtepu32_epi64(at), _mm512_set1_epi64((long long)row)));
             for (int q = 0; q < 8; q++) {
@@ -417,7 +420,6 @@ BS_AVX512F static inline __attribute__((always_inline)) __m512d bs_unpack5(__m25
  * ahead instead of 8 did not help). */
 BS_AVX512F static inline __attribute__((always_inline)) void bs_sums8p(const uint32_t *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
     const __m512d size = _mm512_set1_pd((double)N);
-    const __m512i al = _mm512_set1_epi64(0xDEECE66DLL);
     const char *base = (const char *)tbl;
     uint64_t seed[8];
     for (int q = 0; q < 8; q++) seed[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & BS_MASK;
@@ -440,15 +442,8 @@ BS_AVX512F static inline __attribute__((always_inline)) void bs_sums8p(const uin
                     w[q >> 1] = _mm512_add_pd(w[q >> 1], bs_unpack5(t));
                 }
         }
-        if (d < N) {   /* the draws as bs_sums8z's */
-            __m512i lo = _mm512_mul_epu32(x, al);
-            __m512i mid = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(x, 32), al),
-                                           _mm512_add_epi64(_mm512_slli_epi64(x, 2), x));
-            x = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(lo, _mm512_slli_epi64(mid, 32)),
-                                                  _mm512_set1_epi64(0xB)), _mm512_set1_epi64(BS_MASK));
-            __m512d u = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(x, _mm512_set1_epi64(BS_TWO52))),
-                                      _mm512_set1_pd(0x1p52));
-            __m256i at = _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_mul_pd(u, _mm512_set1_pd(1.0 / 281474976710656.0)), size));
+        if (d < N) {
+            __m256i at = bs_draw8z(&x, size);
             uint64_t *slot = ring[d & (BS_AHEAD - 1)];
             _mm512_store_si512(slot, _mm512_slli_epi64(_mm512_cvtepu32_epi64(at), 6));   /* 64-byte rows */
             for (int q = 0; q < 8; q++) __builtin_prefetch(base + slot[q], 0, 1);
