@@ -270,6 +270,18 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double 
         for (int j = 0; j < nv; j++) memcpy(out + (q * 4 + j) * 4, &a[q][j], 32);
 }
 
+/* bs_draw4 for the 8 replicates of one 512-bit vector, lane for lane */
+BS_AVX512 static inline __attribute__((always_inline)) __m256i bs_draw8z(__m512i *x, __m512d size) {
+    const __m512i al = _mm512_set1_epi64(0xDEECE66DLL);
+    __m512i lo = _mm512_mul_epu32(*x, al);
+    __m512i mid = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(*x, 32), al),
+                                   _mm512_add_epi64(_mm512_slli_epi64(*x, 2), *x));
+    *x = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(lo, _mm512_slli_epi64(mid, 32)), _mm512_set1_epi64(0xB)),
+                          _mm512_set1_epi64(BS_MASK));
+    __m512d u = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(*x, _mm512_set1_epi64(BS_TWO52))), _mm512_set1_pd(0x1p52));
+    return _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_mul_pd(u, _mm512_set1_pd(1.0 / 281474976710656.0)), size));
+}
+
 /* The AVX-512 form of bs_sums8 for rows of 12 or 16 columns (nv 3, 4; narrower rows keep
  * bs_sums8, measured as fast or faster there): the same sums, bit for bit, in fewer instructions
  * a draw, which matters because the prefetched loads overlap with them (at 100,000 x 12 a draw
@@ -295,18 +307,6 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double 
  * 100,000 x 12 1.07-1.22 (one table of 96-byte rows: 1.05), 200,000 x 12 1.9 (with the huge pages
  * of bs_replicate_sums' table), 50,000 x 12 1.17, 20,000 x 12 1.18, 2,000 x 12 1.26, 100,000 x 16 1.67,
  * 10,000 x 16 1.13. */
-/* bs_draw4 for the 8 replicates of one 512-bit vector, lane for lane */
-BS_AVX512 static inline __attribute__((always_inline)) __m256i bs_draw8z(__m512i *x, __m512d size) {
-    const __m512i al = _mm512_set1_epi64(0xDEECE66DLL);
-    __m512i lo = _mm512_mul_epu32(*x, al);
-    __m512i mid = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(*x, 32), al),
-                                   _mm512_add_epi64(_mm512_slli_epi64(*x, 2), *x));
-    *x = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(lo, _mm512_slli_epi64(mid, 32)), _mm512_set1_epi64(0xB)),
-                          _mm512_set1_epi64(BS_MASK));
-    __m512d u = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(*x, _mm512_set1_epi64(BS_TWO52))), _mm512_set1_pd(0x1p52));
-    return _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_mul_pd(u, _mm512_set1_pd(1.0 / 281474976710656.0)), size));
-}
-
 #define BS_SPLIT_MAX ((size_t)4 << 20)
 #define BS_NEAR_MAX ((size_t)1 << 20)
 #define BS_PF4_MIN ((size_t)2 << 20)
