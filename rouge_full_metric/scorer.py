@@ -603,7 +603,8 @@ class RougeScorer:
         the ids are "1".."N" in input order unless ``ids`` gives the EVAL IDs.  ``mean`` is the
         plain mean.  In flavors ``paper`` and ``rouge_score`` ``mid`` is the plain mean.  An empty
         corpus gives zeros, as the Perl prints for a system with no instances.  ``n_jobs`` as in
-        :meth:`score_batch`.
+        :meth:`score_batch`; a large bootstrap (examples x ``n_bootstrap`` from 10 million) shares
+        its replicates between the threads too.
 
         >>> r = RougeScorer(["rouge1"]).score_corpus(["a b", "c d", "a b c"], ["a b", "e f", "a b d e"])
         >>> r.aggregate["rouge1"].recall
@@ -624,7 +625,7 @@ class RougeScorer:
         self._check_lost(predictions, references)
         per_example, statistics = score_examples(self, predictions, references, n_jobs)
         aggregate = self._aggregate(per_example, ["%s.%s" % (i, system_id) for i in ids],
-                                    confidence, int(n_bootstrap))
+                                    confidence, int(n_bootstrap), n_jobs)
         engine = "python" if compiled_scorer(self) is None else "compiled"
         return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap), engine)
 
@@ -641,9 +642,9 @@ class RougeScorer:
         if found is not None:
             lost_text.warn(found, rules.lost_text_tokenizer, stacklevel=4)
 
-    def _aggregate(self, per_example, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+    def _aggregate(self, per_example, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
-        return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap)
+        return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap, n_jobs)
 
     def _batch_table(self, predictions, references):
         """``_value_table(score_batch(predictions, references))``, the same floats, for the
@@ -662,9 +663,9 @@ class RougeScorer:
         keys = ["%d.A" % (k + 1) for k in range(len(values))]
         return self._aggregate_values(values, keys, confidence, n_bootstrap)
 
-    def _aggregate_values(self, values, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+    def _aggregate_values(self, values, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
         """The aggregate of a float64 (N, 3 * types) value table (type-major, then P/R/F); also
-        Spark's "perl" corpus score."""
+        Spark's "perl" corpus score.  ``n_jobs`` threads share a large bootstrap's replicates."""
         count = len(values)
         if self.rules.omit_nan and bool(values.size) and math.isnan(values.sum()):
             rows = values.tolist()
@@ -675,7 +676,7 @@ class RougeScorer:
             return self._aggregate_scores(None, None, 0)
         # Only flavor rouge155 reports a bootstrap figure (mid) that must be the Perl's to the last
         # bit; the others use the same draws summed in row order, several times faster.
-        intervals = perl_bootstrap(values, keys, n_bootstrap, confidence, exact=self._rounded)
+        intervals = perl_bootstrap(values, keys, n_bootstrap, confidence, exact=self._rounded, n_jobs=n_jobs)
         return self._aggregate_scores(intervals, self._column_means(values), count)
 
     def _value_table(self, per_example):

@@ -200,6 +200,65 @@ def test_sums_on_many_rows(simd_levels, n, widths):
             assert _same_bits(_compiled(core, "count_sums", values[:, :k], 11)[0], counted[:, :k]), (level, n, k)
 
 
+def test_compiled_sums_of_a_range_of_replicates(simd_levels):
+    # first: replicates first .. first + R - 1 (threads share the replicates out by ranges), at
+    # every level, the packed kernel too, ranges that are no multiple of 8
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    rng = np.random.default_rng(41)
+    for n, k, r in ((300, 12, 40), (1000, 7, 19), (997, 24, 33)):
+        values = np.round(rng.random((n, k)), 5)
+        exact, counted = bootstrap.replicate_sums(values, r), bootstrap.count_sums(values, r)
+        for level in levels:
+            core._bootstrap_hooks(level, -1, 0)
+            for first in (1, 8, 13):
+                out = np.full((r - first, k), -7.0)
+                core.replicate_sums(values, n, k, out, r - first, first)
+                assert _same_bits(out, exact[first:]), (level, n, k, first)
+                out = np.full((r - first, k), -7.0)
+                assert core.count_sums(values, n, k, out, r - first, first) is True
+                assert _same_bits(out, counted[first:]), (level, n, k, first)
+    for name in ("replicate_sums", "count_sums"):
+        with pytest.raises(ValueError, match="first must be 0"):
+            getattr(core, name)(np.zeros((2, 1)), 2, 1, np.zeros((1, 1)), 1, -1)
+
+
+def test_threads_share_the_replicates_bit_for_bit(simd_levels, monkeypatch):
+    # n_jobs=2: ranges of replicates on two threads give the numbers of one thread; a range the
+    # core declines (the count limit) hands the whole bootstrap to Python, as with one thread.
+    import numpy as np
+
+    from rouge_full_metric import RougeScorer, batch, bootstrap
+
+    core, levels = simd_levels
+    monkeypatch.setattr(batch, "BOOTSTRAP_THREADS_MIN", 0)
+    monkeypatch.setattr(batch, "_check_n_jobs", lambda n_jobs: n_jobs)   # two threads on any machine
+    values = np.round(np.random.default_rng(42).random((500, 12)), 5)
+    exact, counted = bootstrap.replicate_sums(values, 101), bootstrap.count_sums(values, 101)
+    for level in levels:
+        core._bootstrap_hooks(level, -1, 0)
+        assert _same_bits(batch.replicate_sums(values, 101, n_jobs=2), exact), level
+        assert _same_bits(batch.count_sums(values, 101, n_jobs=2), counted), level
+        core._bootstrap_hooks(level, 1)   # every range declines: any row drawn twice
+        assert _same_bits(batch.count_sums(values, 101, n_jobs=2), counted), level
+        core._bootstrap_hooks(level, 255)
+    seen = []
+    real = batch._run_chunks
+    monkeypatch.setattr(batch, "_run_chunks", lambda *a, **k: seen.append(a[2]) or real(*a, **k))
+    preds = ["a b c d %d" % (k % 7) for k in range(300)]
+    refs = ["a c d %d e" % (k % 5) for k in range(300)]
+    for flavor in ("rouge155", "rouge_score"):
+        scorer = RougeScorer(["rouge1", "rougeL"], flavor=flavor)
+        one = scorer.score_corpus(preds, refs, n_bootstrap=200)
+        seen.clear()
+        two = scorer.score_corpus(preds, refs, n_bootstrap=200, n_jobs=2)
+        assert repr(two.aggregate) == repr(one.aggregate), flavor
+        assert seen and seen[-1] == [(0, 56), (56, 112), (112, 168), (168, 200)], (flavor, seen)
+
+
 def test_keys_sort_in_utf8_byte_order():
     # bootstrap.byte_order sorts the keys as strings: the same order as their UTF-8 bytes
     # (surrogatepass), ties in input order, on keys sharing prefixes and mixing every range.

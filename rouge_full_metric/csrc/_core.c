@@ -138,11 +138,11 @@ static PyMethodDef module_methods[] = {
      ">>> nltk_porter_stem('generalizations'), nltk_porter_stem('dying')\n"
      "('gener', 'die')"},
     {"replicate_sums", mod_replicate_sums, METH_VARARGS,
-     "replicate_sums(values, N, K, out, R): the Perl bootstrap's per-replicate sequential sums."},
+     "replicate_sums(values, N, K, out, R, first=0): the Perl bootstrap's sequential sums of replicates first..first+R-1."},
     {"byte_order", mod_byte_order, METH_VARARGS,
      "byte_order(keys, out): out (intp, len(keys)) = bootstrap.byte_order(keys), the keys' code-point order, ties in input order."},
     {"count_sums", mod_count_sums, METH_VARARGS,
-     "count_sums(values, N, K, out, R): the Perl bootstrap's replicate sums as draw counts times values, in row order; False when a count passes 255."},
+     "count_sums(values, N, K, out, R, first=0): the Perl bootstrap's sums of replicates first..first+R-1 as draw counts times values, in row order; False when a count passes 255."},
     {"_tokenizer_simd", mod_tokenizer_simd, METH_O,
      "_tokenizer_simd(level) -> (previous, supported): the Perl tokenizer's lowering, 0 word at a time, 1 AVX2 (tests)."},
     {"_bootstrap_hooks", mod_bootstrap_hooks, METH_VARARGS,

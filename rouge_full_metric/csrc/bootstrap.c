@@ -5,10 +5,10 @@
 /* module functions                                                                              */
 
 
-/* replicate_sums(values, N, K, out, R): values a C-contiguous float64 (N, K) buffer in sorted
- * key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential sum of
- * the values at the Perl's N draws of replicate r (drand48 seeded with r), exactly as
- * bootstrap.replicate_sums adds them.
+/* replicate_sums(values, N, K, out, R, first=0): values a C-contiguous float64 (N, K) buffer in
+ * sorted key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential
+ * sum of the values at the Perl's N draws of replicate first + r (drand48 seeded with first + r),
+ * exactly as bootstrap.replicate_sums adds them.  first lets threads share the replicates out.
  *
  * The draws hit random rows of a table bigger than L2, so memory latency, not the additions,
  * sets the pace.  Hence: the columns are copied into blocks of RS_BLOCK (one 64-byte line per
@@ -21,14 +21,18 @@
 #define RS_AHEAD 8
 static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     Py_buffer vb, ob;
-    Py_ssize_t N, K, R;
-    if (!PyArg_ParseTuple(args, "y*nnw*n", &vb, &N, &K, &ob, &R)) return NULL;
+    Py_ssize_t N, K, R, first = 0;
+    if (!PyArg_ParseTuple(args, "y*nnw*n|n", &vb, &N, &K, &ob, &R, &first)) return NULL;
     PyObject *res = NULL;
     char *raw = NULL;
     Py_ssize_t *at = NULL;
     int stopped = 0;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
+        goto end;
+    }
+    if (first < 0 || first > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "first must be 0..2**31-1");
         goto end;
     }
 #ifdef BOOTSTRAP_SIMD
@@ -39,7 +43,7 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
         int64_t last = monotonic_ms();
         PyThreadState *ts = PyEval_SaveThread();
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
-        if (N > 0 && K > 0) err = bs_replicate_sums((const double *)vb.buf, N, K, o, R, level, &ts, &last);
+        if (N > 0 && K > 0) err = bs_replicate_sums((const double *)vb.buf, N, K, o, R, first, level, &ts, &last);
         PyEval_RestoreThread(ts);
         if (err == ERR_NOMEM) PyErr_NoMemory();
         if (err) goto end;   /* ERR_PY: the handler's exception (KeyboardInterrupt) is set */
@@ -77,7 +81,7 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
                 if ((stopped = nogil_signals(&ts, &last))) break;
                 Py_ssize_t lanes = R - r0 < RS_LANES ? R - r0 : RS_LANES;
                 uint64_t x[RS_LANES];
-                for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & MASK;
+                for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(first + r0 + q) << 16) + 0x330E) & MASK;
                 for (Py_ssize_t d = 0; d < N; d++)
                     for (int q = 0; q < RS_LANES; q++) {   /* lanes interleaved: the LCG is a serial chain */
                         x[q] = (A * x[q] + C) & MASK;
@@ -155,16 +159,16 @@ static void count_tile(const uint8_t *cnt, const double *tile, Py_ssize_t N, dou
         for (int q = 0; q < CS_REPS; q++) acc[k][q] = a[k][q];
 }
 
-/* The counts of replicates r0 .. r0+CS_REPS-1 into cnt[i][q] (replicates past R stay zero);
- * nonzero when a count wrapped. */
-static int count_draws(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r0, Py_ssize_t R) {
+/* The counts of replicates first + r0 .. first + r0+CS_REPS-1 into cnt[i][q] (those from first
+ * + R on stay zero); nonzero when a count wrapped. */
+static int count_draws(uint8_t *cnt, Py_ssize_t N, Py_ssize_t first, Py_ssize_t r0, Py_ssize_t R) {
     const uint64_t A = 0x5DEECE66DULL, C = 0xB, MASK = (1ULL << 48) - 1;
     const double scale = 1.0 / 281474976710656.0, size = (double)N;
     uint8_t wrapped = 0;
     memset(cnt, 0, (size_t)(N * CS_REPS));
     for (int q0 = 0; q0 < CS_REPS; q0 += CS_LANES) {
         uint64_t x[CS_LANES];
-        for (int q = 0; q < CS_LANES; q++) x[q] = (((uint64_t)(r0 + q0 + q) << 16) + 0x330E) & MASK;
+        for (int q = 0; q < CS_LANES; q++) x[q] = (((uint64_t)(first + r0 + q0 + q) << 16) + 0x330E) & MASK;
         if (r0 + q0 + CS_LANES <= R) {
             for (Py_ssize_t d = 0; d < N; d++)
                 for (int q = 0; q < CS_LANES; q++) {   /* lanes interleaved: each LCG is a serial chain */
@@ -202,7 +206,7 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes,
 }
 
 #ifdef BOOTSTRAP_SIMD
-/* count_sums with AVX-512 (level 2): out (R, K), zeroed by the caller.  Per 8 replicates, each
+/* count_sums with AVX-512 (level 2): out (R, K) for replicates first .. first + R - 1, zeroed by the caller.  Per 8 replicates, each
  * one's counts into a table of its own (bs_count1), then bs_tilez over each tile of W columns (4,
  * 8, 12 or 16: a 12-column row in one pass, not two of 6).  *wrapped is set when a count passed
  * 255 (or COUNT_LIMIT).  Returns 0, ERR_NOMEM, or ERR_PY when a signal handler raised.
@@ -211,7 +215,7 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes,
  * for bs_tile6 (bs_count8_own): an AVX2 form of bs_tilez reading the 8 tables (two gathers of 4
  * lanes) was 0.89 times as fast at 1,000 and 10,000 rows, measured with AVX2 forced on an AVX-512
  * machine. */
-static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R,
+static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, Py_ssize_t first,
                         PyThreadState **ts, int64_t *last, int *wrapped) {
     const Py_ssize_t rows = (N + 7) / 8 * 8;            /* bs_tilez reads whole groups of 8 rows */
     const Py_ssize_t S = (rows + 63) / 64 * 64;         /* a replicate's table, from a line boundary */
@@ -238,7 +242,7 @@ static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, 
         if (nogil_signals(ts, last)) { err = ERR_PY; break; }
         Py_ssize_t lanes = R - r0 < 8 ? R - r0 : 8;
         memset(cnt, 0, (size_t)S * 8);   /* the replicates past R keep counts 0 */
-        for (Py_ssize_t q = 0; q < lanes; q++) bs_count1(cnt + q * S, N, r0 + q);
+        for (Py_ssize_t q = 0; q < lanes; q++) bs_count1(cnt + q * S, N, first + r0 + q);
         *wrapped |= counts_over_limit(cnt, N, lanes, 1, S);
         for (Py_ssize_t t = 0; t < nt && !*wrapped; t++) {
             double acc[16 * 8];
@@ -257,14 +261,18 @@ static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, 
 
 static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     Py_buffer vb, ob;
-    Py_ssize_t N, K, R;
-    if (!PyArg_ParseTuple(args, "y*nnw*n", &vb, &N, &K, &ob, &R)) return NULL;
+    Py_ssize_t N, K, R, first = 0;
+    if (!PyArg_ParseTuple(args, "y*nnw*n|n", &vb, &N, &K, &ob, &R, &first)) return NULL;
     PyObject *res = NULL;
     double *tiles = NULL;
     uint8_t *cnt = NULL, *own = NULL;
     int wrapped = 0, stopped = 0;
     if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
         PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
+        goto end;
+    }
+    if (first < 0 || first > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "first must be 0..2**31-1");
         goto end;
     }
 #ifdef BOOTSTRAP_SIMD
@@ -275,7 +283,7 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
         int err = 0;
         PyThreadState *ts = PyEval_SaveThread();
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
-        if (N > 0 && K > 0) err = count_sums_z((const double *)vb.buf, N, K, o, R, &ts, &last, &wrapped);
+        if (N > 0 && K > 0) err = count_sums_z((const double *)vb.buf, N, K, o, R, first, &ts, &last, &wrapped);
         PyEval_RestoreThread(ts);
         if (err == ERR_NOMEM) PyErr_NoMemory();
         if (!err) res = PyBool_FromLong(!wrapped);
@@ -311,11 +319,11 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                 if ((stopped = nogil_signals(&ts, &last))) break;
 #ifdef BOOTSTRAP_SIMD
                 if (level > 0) {
-                    bs_count8_own(cnt, own, own_size, N, r0, R - r0);
+                    bs_count8_own(cnt, own, own_size, N, first + r0, R - r0);
                     wrapped = bs_counts_wrapped(cnt, N, R - r0);
                 } else
 #endif
-                wrapped = count_draws(cnt, N, r0, R);
+                wrapped = count_draws(cnt, N, first, r0, R);
                 wrapped |= counts_over_limit(cnt, N, R - r0, CS_REPS, 1);
                 for (Py_ssize_t t = 0; t < nt && !wrapped; t++) {
                     double acc[CS_COLS][CS_REPS];

@@ -488,11 +488,12 @@ BS_AVX512 static void bs_sums8_avx512(const double *tbl, Py_ssize_t N, Py_ssize_
 #undef BS_NEAR
 }
 
-/* replicate_sums with the vector kernels (level 1 or 2): out (R, K), zeroed by the caller;
+/* replicate_sums with the vector kernels (level 1 or 2): out (R, K) for replicates first ..
+ * first + R - 1, zeroed by the caller;
  * between blocks of replicates the signal handlers run (nogil_signals: *ts is the caller's saved
  * thread state).  Returns 0, ERR_NOMEM, or ERR_PY when a handler raised (its exception set). */
-static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, int level,
-                             PyThreadState **ts, int64_t *last) {
+static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, Py_ssize_t first,
+                             int level, PyThreadState **ts, int64_t *last) {
     Py_ssize_t nv_max = (K < 16 ? K + 3 : 16) / 4;
     void *raw;
     size_t mapped;
@@ -522,9 +523,9 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
         for (Py_ssize_t r0 = 0; r0 < R; r0 += 8) {
             if (nogil_signals(ts, last)) { huge_free(raw, mapped); return ERR_PY; }
             double acc[8 * 16];
-            if (packed) bs_sums8p_avx512((const uint32_t *)tbl, N, r0, nv, acc);
-            else if (level >= 2) bs_sums8_avx512(tbl, N, r0, nv, split, near, acc);
-            else bs_sums8_avx2(tbl, N, r0, nv, acc);
+            if (packed) bs_sums8p_avx512((const uint32_t *)tbl, N, first + r0, nv, acc);
+            else if (level >= 2) bs_sums8_avx512(tbl, N, first + r0, nv, split, near, acc);
+            else bs_sums8_avx2(tbl, N, first + r0, nv, acc);
             for (Py_ssize_t q = 0; q < 8 && r0 + q < R; q++)
                 for (Py_ssize_t c = 0; c < kw; c++) o[(r0 + q) * K + k0 + c] = acc[q * 16 + c];
         }
