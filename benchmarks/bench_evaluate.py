@@ -200,7 +200,7 @@ def main():
               % (name, med[name] / n * 1e6, med[base] / n * 1e6, med[base] / med[name]))
     from rouge_full_metric import compiled
     if compiled.AVAILABLE:
-        print("bootstrap kernels: %s" % ("scalar", "AVX2", "AVX-512")[min(compiled.core._bootstrap_hooks(-1, -1)[::2])])
+        print("bootstrap kernels: %s" % ("scalar", "AVX2", "AVX-512")[min(compiled.core._bootstrap_hooks(-1, -1)[0:3:2])])
     if a.no_memory:
         return
     print("peak RSS above the loaded texts (fresh interpreter per step):")
