@@ -106,3 +106,27 @@ def test_mean_scores_warns_of_lost_text_as_score_batch_does():
         scorer.mean_scores(preds, refs)
     assert [w.category for w in seen_means if issubclass(w.category, LostTextWarning)] == \
         [w.category for w in seen if issubclass(w.category, LostTextWarning)] != []
+
+
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score", "matlab"])
+def test_column_means_are_each_columns_fsum(flavor):
+    # _column_means sums each column with math.fsum (over a memoryview of it, not a list); the
+    # means must be those of math.fsum over the column's floats, NaN left out in flavor matlab
+    import math
+
+    import numpy as np
+
+    scorer = RougeScorer(["rouge1", "rougeL"], flavor=flavor)
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 2, 17, 300):
+        values = rng.random((n, 6)) * 10.0 ** rng.integers(-20, 20, size=(n, 6))
+        values[:, 1] = [1e16, 1.0, -1e16, 1e-16] * (n // 4) + [0.1] * (n % 4)   # cancellation
+        if flavor == "matlab":
+            values[rng.random((n, 6)) < 0.3] = np.nan
+            values[:, 5] = np.nan                                           # a column of NaN only
+        expected = []
+        for column in values.T.tolist():
+            kept = [x for x in column if not math.isnan(x)] if flavor == "matlab" else column
+            expected.append(math.fsum(kept) / len(kept) if kept else math.nan)
+        assert repr(scorer._column_means(values)) == repr(expected), (flavor, n)
+        assert repr(scorer._column_means(values[:, ::-1])) == repr(expected[::-1]), (flavor, n)   # strided
