@@ -629,9 +629,11 @@ class RougeScorer:
         engine = "python" if compiled_scorer(self) is None else "compiled"
         return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap), engine)
 
-    def _check_lost(self, predictions, references, single: bool = False) -> None:
+    def _check_lost(self, predictions, references, single: bool = False, stacklevel: int = 4) -> None:
         """Warn (:class:`.lost_text.LostTextWarning`) when an ASCII-only tokenizer drops most of a
-        text's letters; ``lang`` pipelines and custom tokenizers keep every letter."""
+        text's letters; ``lang`` pipelines and custom tokenizers keep every letter.  ``stacklevel``
+        as ``warnings.warn`` counts it from :func:`.lost_text.warn`: 4 names the code that called
+        this method's caller."""
         rules = self.rules
         if self.language is not None or rules.lost_text_tokenizer is None or self.tokenizer is not None:
             return
@@ -640,20 +642,22 @@ class RougeScorer:
         except TypeError:   # malformed input: the scoring code raises the precise error
             return
         if found is not None:
-            lost_text.warn(found, rules.lost_text_tokenizer, stacklevel=4)
+            lost_text.warn(found, rules.lost_text_tokenizer, stacklevel=stacklevel)
 
     def _aggregate(self, per_example, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
         return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap, n_jobs)
 
-    def _batch_table(self, predictions, references):
+    def _batch_table(self, predictions, references, stacklevel: int = 4):
         """``_value_table(score_batch(predictions, references))``, the same floats, for the
-        evaluate metric: the core writes them into the array (:func:`.batch.score_table`) without
-        a Python result per example."""
+        evaluate metric and :meth:`mean_scores`: the core writes them into the array
+        (:func:`.batch.score_table`) without a Python result per example.  A
+        ``LostTextWarning`` names this method's caller (``stacklevel`` 4), or the code one frame
+        further out for each more (``mean_scores``: 5, its caller)."""
         from .batch import score_table
 
         predictions, references = check_corpus_inputs(predictions, references)
-        self._check_lost(predictions, references)
+        self._check_lost(predictions, references, stacklevel=stacklevel)
         return score_table(self, predictions, references)
 
     def _table_aggregate(self, values, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
@@ -729,13 +733,10 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).mean_scores(["a b", "c d"], ["a b", "e f"])["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
-        from .batch import score_table
-
-        predictions, references = check_corpus_inputs(predictions, references)
-        self._check_lost(predictions, references)
-        if not len(predictions):
+        table = self._batch_table(predictions, references, stacklevel=5)
+        if not len(table):
             return self.corpus_means([])
-        means = self._column_means(score_table(self, predictions, references))
+        means = self._column_means(table)
         return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(self.rouge_types)}
 
     def _aggregate_scores(self, intervals, means, count) -> Dict[str, AggregateScore]:

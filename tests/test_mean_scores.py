@@ -130,3 +130,18 @@ def test_column_means_are_each_columns_fsum(flavor):
             expected.append(math.fsum(kept) / len(kept) if kept else math.nan)
         assert repr(scorer._column_means(values)) == repr(expected), (flavor, n)
         assert repr(scorer._column_means(values[:, ::-1])) == repr(expected[::-1]), (flavor, n)   # strided
+
+
+def test_mean_scores_lost_text_warning_names_its_caller():
+    # mean_scores reaches the lost-text check through _batch_table, one frame deeper than the
+    # metric's path: the warning must still point at the code that called mean_scores
+    import warnings
+
+    from rouge_full_metric.lost_text import LostTextWarning
+
+    scorer = RougeScorer(["rouge1"], flavor="rouge_score")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scorer.mean_scores(["这是一个测试句子"], ["这是另一个句子"])
+    lost = [w for w in caught if issubclass(w.category, LostTextWarning)]
+    assert len(lost) == 1 and lost[0].filename == __file__, [(w.filename, w.lineno) for w in lost]
