@@ -222,8 +222,18 @@ def test_compiled_sums_of_a_range_of_replicates(simd_levels):
                 assert core.count_sums(values, n, k, out, r - first, first) is True
                 assert _same_bits(out, counted[first:]), (level, n, k, first)
     for name in ("replicate_sums", "count_sums"):
-        with pytest.raises(ValueError, match="first must be 0"):
-            getattr(core, name)(np.zeros((2, 1)), 2, 1, np.zeros((1, 1)), 1, -1)
+        fn = getattr(core, name)
+        values, out = bytearray(16), bytearray(8)   # 2 and 1 float64 values
+        for first in (-1, 2 ** 31):
+            with pytest.raises(ValueError, match="first must be 0"):
+                fn(values, 2, 1, out, 1, first)
+        with pytest.raises(ValueError, match="values must hold N"):
+            fn(values, 3, 1, out, 1)
+        with pytest.raises(ValueError, match="values must hold N"):
+            fn(values, 2, 1, out, 2)
+        # a rejected call holds no buffer: a bytearray whose buffer is held cannot be resized
+        values.extend(bytes(8))
+        out.extend(bytes(8))
 
 
 def test_threads_share_the_replicates_bit_for_bit(simd_levels, monkeypatch):

@@ -5,6 +5,24 @@
 /* module functions                                                                              */
 
 
+/* replicate_sums' and count_sums' arguments (values, N, K, out, R, first=0), checked: 0, or -1
+ * with an exception set and no buffer held. */
+static int sums_args(PyObject *args, Py_buffer *vb, Py_buffer *ob, Py_ssize_t *N, Py_ssize_t *K, Py_ssize_t *R,
+                     Py_ssize_t *first) {
+    *first = 0;
+    if (!PyArg_ParseTuple(args, "y*nnw*n|n", vb, N, K, ob, R, first)) return -1;
+    const char *bad = NULL;
+    if (*N < 0 || *K < 0 || *R < 0 || vb->len != *N * *K * 8 || ob->len != *R * *K * 8)
+        bad = "values must hold N*K and out R*K float64 values";
+    else if (*first < 0 || *first > INT32_MAX)
+        bad = "first must be 0..2**31-1";
+    if (!bad) return 0;
+    PyErr_SetString(PyExc_ValueError, bad);
+    PyBuffer_Release(vb);
+    PyBuffer_Release(ob);
+    return -1;
+}
+
 /* replicate_sums(values, N, K, out, R, first=0): values a C-contiguous float64 (N, K) buffer in
  * sorted key order, out a writable C-contiguous float64 (R, K) buffer; out[r] = the sequential
  * sum of the values at the Perl's N draws of replicate first + r (drand48 seeded with first + r),
@@ -21,20 +39,12 @@
 #define RS_AHEAD 8
 static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
     Py_buffer vb, ob;
-    Py_ssize_t N, K, R, first = 0;
-    if (!PyArg_ParseTuple(args, "y*nnw*n|n", &vb, &N, &K, &ob, &R, &first)) return NULL;
+    Py_ssize_t N, K, R, first;
+    if (sums_args(args, &vb, &ob, &N, &K, &R, &first)) return NULL;
     PyObject *res = NULL;
     char *raw = NULL;
     Py_ssize_t *at = NULL;
     int stopped = 0;
-    if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
-        PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
-        goto end;
-    }
-    if (first < 0 || first > INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "first must be 0..2**31-1");
-        goto end;
-    }
 #ifdef BOOTSTRAP_SIMD
     int level = N <= INT32_MAX ? bs_level() : 0;
     if (level > 0) {
@@ -81,7 +91,7 @@ static PyObject *mod_replicate_sums(PyObject *self, PyObject *args) {
                 if ((stopped = nogil_signals(&ts, &last))) break;
                 Py_ssize_t lanes = R - r0 < RS_LANES ? R - r0 : RS_LANES;
                 uint64_t x[RS_LANES];
-                for (int q = 0; q < RS_LANES; q++) x[q] = (((uint64_t)(first + r0 + q) << 16) + 0x330E) & MASK;
+                for (int q = 0; q < RS_LANES; q++) x[q] = perl_seed(first + r0 + q);
                 for (Py_ssize_t d = 0; d < N; d++)
                     for (int q = 0; q < RS_LANES; q++) {   /* lanes interleaved: the LCG is a serial chain */
                         x[q] = (A * x[q] + C) & MASK;
@@ -168,7 +178,7 @@ static int count_draws(uint8_t *cnt, Py_ssize_t N, Py_ssize_t first, Py_ssize_t 
     memset(cnt, 0, (size_t)(N * CS_REPS));
     for (int q0 = 0; q0 < CS_REPS; q0 += CS_LANES) {
         uint64_t x[CS_LANES];
-        for (int q = 0; q < CS_LANES; q++) x[q] = (((uint64_t)(first + r0 + q0 + q) << 16) + 0x330E) & MASK;
+        for (int q = 0; q < CS_LANES; q++) x[q] = perl_seed(first + r0 + q0 + q);
         if (r0 + q0 + CS_LANES <= R) {
             for (Py_ssize_t d = 0; d < N; d++)
                 for (int q = 0; q < CS_LANES; q++) {   /* lanes interleaved: each LCG is a serial chain */
@@ -261,20 +271,12 @@ static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, 
 
 static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     Py_buffer vb, ob;
-    Py_ssize_t N, K, R, first = 0;
-    if (!PyArg_ParseTuple(args, "y*nnw*n|n", &vb, &N, &K, &ob, &R, &first)) return NULL;
+    Py_ssize_t N, K, R, first;
+    if (sums_args(args, &vb, &ob, &N, &K, &R, &first)) return NULL;
     PyObject *res = NULL;
     double *tiles = NULL;
     uint8_t *cnt = NULL, *own = NULL;
     int wrapped = 0, stopped = 0;
-    if (N < 0 || K < 0 || R < 0 || vb.len != N * K * 8 || ob.len != R * K * 8) {
-        PyErr_SetString(PyExc_ValueError, "values must hold N*K and out R*K float64 values");
-        goto end;
-    }
-    if (first < 0 || first > INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "first must be 0..2**31-1");
-        goto end;
-    }
 #ifdef BOOTSTRAP_SIMD
     int level = N <= INT32_MAX ? bs_level() : 0;
     if (level >= 2) {

@@ -12,6 +12,10 @@
  * a double exactly through the exponent bits of 2^52).  The 32-bit truncation needs N < 2^31,
  * which bootstrap.c checks. */
 
+/* drand48's state after the Perl's srand(r): (r << 16) + 0x330E in 48 bits.  Every kernel, these
+ * and bootstrap.c's scalar ones (that file comes after this one), seeds replicate r so. */
+static inline uint64_t perl_seed(Py_ssize_t r) { return (((uint64_t)r << 16) + 0x330E) & ((1ULL << 48) - 1); }
+
 #if defined(__x86_64__) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 9))
 #define BOOTSTRAP_SIMD 1
 #include <immintrin.h>
@@ -44,7 +48,7 @@ static int bs_level(void) {
 }
 
 BS_AVX2 static inline void bs_seed4(bs_u64x4 *x, Py_ssize_t r) {
-    for (int q = 0; q < 4; q++) (*x)[q] = (((uint64_t)(r + q) << 16) + 0x330E) & BS_MASK;
+    for (int q = 0; q < 4; q++) (*x)[q] = perl_seed(r + q);
 }
 
 /* the next draw of 4 replicates: the row floor(((double)x * 2^-48) * N) of each */
@@ -138,7 +142,7 @@ BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_jump_draw4(bs_u
  * times slower. */
 BS_AVX2 static void bs_count1(uint8_t *cnt, Py_ssize_t N, Py_ssize_t r) {
     const double size = (double)N;
-    uint64_t mul = 1, add = 0, first[8], x = (((uint64_t)r << 16) + 0x330E) & BS_MASK;
+    uint64_t mul = 1, add = 0, first[8], x = perl_seed(r);
     for (int s = 0; s < 8; s++) {   /* x_{d+8} = mul * x_d + add */
         mul = (mul * BS_A) & BS_MASK;
         add = (add * BS_A + 0xB) & BS_MASK;
@@ -318,7 +322,7 @@ BS_AVX512 static inline __attribute__((always_inline)) void bs_sums8z(const doub
      * table's being twice it */
     const size_t row = split ? 32 : (size_t)32 * (size_t)nv;
     uint64_t seed[8];
-    for (int q = 0; q < 8; q++) seed[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & BS_MASK;
+    for (int q = 0; q < 8; q++) seed[q] = perl_seed(r0 + q);
     __m512i x = _mm512_loadu_si512(seed);
     /* the accumulators: nv 4, two vectors of 8 columns a replicate; 3, three of 4; split, one
      * of 8 and one of 4 */
@@ -422,7 +426,7 @@ BS_AVX512F static inline __attribute__((always_inline)) void bs_sums8p(const uin
     const __m512d size = _mm512_set1_pd((double)N);
     const char *base = (const char *)tbl;
     uint64_t seed[8];
-    for (int q = 0; q < 8; q++) seed[q] = (((uint64_t)(r0 + q) << 16) + 0x330E) & BS_MASK;
+    for (int q = 0; q < 8; q++) seed[q] = perl_seed(r0 + q);
     __m512i x = _mm512_loadu_si512(seed);
     __m512d z[8], w[8];
     for (int q = 0; q < 8; q++) z[q] = w[q] = _mm512_setzero_pd();
