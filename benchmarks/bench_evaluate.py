@@ -14,6 +14,8 @@ Seeded news-like pairs (benchmarks/bench.py's generator).  Times, interleaved in
   bootstrap counts   the same draws summed as counts times values (the other flavors)
   ... scalar         the two above with the compiled core's scalar kernels (csrc/bootstrap.c,
                      what every CPU without AVX2 runs) instead of the AVX2 / AVX-512 ones
+Then compute with n_jobs=2 against n_jobs=1 (flavor rouge_score with aggregate="mean", and flavor
+rouge155's default, whose average is its bootstrap's): wall times, runs of each in turns.
 Peak memory: each step runs in a fresh interpreter; the figure is the peak RSS (VmHWM, reset
 through /proc/self/clear_refs once the texts are loaded) minus the RSS at that moment.
 
@@ -104,6 +106,24 @@ def steps(preds, refs):
         "exact, scalar": scalar(exact),
         "counts, scalar": scalar(counts),
     }
+
+
+def njobs_rows(preds, refs, runs):
+    """compute(..., n_jobs=2) against n_jobs=1, wall time, in turns (bench.alternating_walls): the
+    core's threads fill the table and share a large bootstrap; evaluate's own part stays on one."""
+    from bench import alternating_walls
+    from rouge_full_metric.batch import _available_cpus
+    from rouge_full_metric.rouge_full_metric import RougeFullMetric
+
+    print("compute with n_jobs=2 against n_jobs=1, wall, medians of %d runs each in turns (%d CPUs):"
+          % (runs, _available_cpus()))
+    for flavor, options in (("rouge_score", {"aggregate": "mean"}), ("rouge155", {})):
+        metric = RougeFullMetric(flavor=flavor)
+        one, two = alternating_walls(lambda: metric.compute(predictions=preds, references=refs, **options),
+                                     lambda: metric.compute(predictions=preds, references=refs, n_jobs=2, **options),
+                                     runs)
+        print("  flavor %-11s %-20s %.3f s -> %.3f s: %.2fx" % (flavor, ", ".join("%s=%s" % kv for kv in options.items())
+                                                                or "(defaults)", one, two, one / two))
 
 
 def kernels(n, runs):
@@ -201,6 +221,7 @@ def main():
     from rouge_full_metric import compiled
     if compiled.AVAILABLE:
         print("bootstrap kernels: %s" % ("scalar", "AVX2", "AVX-512")[min(compiled.core._bootstrap_hooks(-1, -1)[0:3:2])])
+    njobs_rows(preds, refs, max(3, a.runs))
     if a.no_memory:
         return
     print("peak RSS above the loaded texts (fresh interpreter per step):")

@@ -485,10 +485,11 @@ def _run_chunks(n_jobs: int, task, bounds, cancel=None):
     return results
 
 
-def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs):
+def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs, table=None):
     """Examples start..stop-1 by the core on the calling thread and up to ``n_jobs - 1`` helpers
-    sharing one Engine.batch (see csrc/parallel.c); results identical to one Worker.run."""
-    batch = cs.engine.batch(predictions, references, start, stop, with_stats, n_jobs)
+    sharing one Engine.batch (see csrc/parallel.c); results identical to one Worker.run, with a
+    ``table`` as its: the scores go there, and the result is (None, None)."""
+    batch = cs.engine.batch(predictions, references, start, stop, with_stats, n_jobs, table)
 
     def helper():
         worker = cs.acquire()
@@ -624,31 +625,39 @@ def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: 
     return scores, stats
 
 
-def score_table(scorer, predictions: Sequence, references: Sequence):
+def score_table(scorer, predictions: Sequence, references: Sequence, n_jobs: int = 1):
     """Every example's scores as a float64 array (examples x 3 * types: each type's precision,
     recall and F in ``scorer.rouge_types`` order): ``scorer._value_table(score_batch(...))``,
-    without a Python object per example where the core scores the batch alone (for averages).
+    without a Python object per example where the core scores the batch (for averages);
+    ``n_jobs`` as in :func:`score_batch`.
 
     >>> from rouge_full_metric import RougeScorer
     >>> score_table(RougeScorer(["rouge1"]), ["a b", "c d"], ["a b", "c e"]).tolist()
     [[1.0, 1.0, 1.0], [0.5, 0.5, 0.5]]
+    >>> score_table(RougeScorer(["rouge1"]), ["a b", "c d"] * 50, ["a b", "c e"] * 50, n_jobs=2)[-1].tolist()
+    [0.5, 0.5, 0.5]
     """
     import numpy as np
 
     predictions, references = check_corpus_inputs(predictions, references)
+    jobs = _check_n_jobs(n_jobs)
     cs = compiled_scorer(scorer)
-    if type(cs) is _CompiledScorer and len(predictions):
+    count = len(predictions)
+    if type(cs) is _CompiledScorer and count:
         if not isinstance(predictions, (list, tuple)):
             predictions = list(predictions)
         if not isinstance(references, (list, tuple)):
             references = list(references)
-        table = np.empty((len(predictions), 3 * len(scorer.rouge_types)), dtype=np.float64)
+        table = np.empty((count, 3 * len(scorer.rouge_types)), dtype=np.float64)
         try:
-            cs.run(predictions, references, 0, len(predictions), False, None, table)
+            if jobs == 1 or count < _PARALLEL_MIN:
+                cs.run(predictions, references, 0, count, False, None, table)
+            else:   # the threads write the table's rows as they score them
+                _parallel_range(cs, predictions, references, 0, count, False, jobs, table)
             return table
         except (TypeError, ValueError, UnicodeError):
             pass   # inputs the core rejects: the path below scores them or names the error
-    return scorer._value_table(score_batch(scorer, predictions, references))
+    return scorer._value_table(score_batch(scorer, predictions, references, jobs))
 
 
 def score_batch(scorer, predictions: Sequence, references: Sequence, n_jobs: int = 1,

@@ -12,7 +12,7 @@ from itertools import chain
 import datasets
 import evaluate
 
-from .batch import score_batch
+from .batch import _check_n_jobs, score_batch
 from .bootstrap import perl_bootstrap
 from .compiled import backend
 from .extras import install_line
@@ -110,6 +110,8 @@ Args:
     return_precision_recall: True (default) returns "<type>_precision" and "<type>_recall" too; False
         returns the F-measures only (one value per rouge type: a Trainer then logs 4 metrics, not 12).
     confidence: CI level in percent (Perl -c), default 95. n_bootstrap: replicates (Perl -r), default 1000.
+    n_jobs: threads that score the batch and share a large bootstrap's replicates (-1: every CPU the
+        process may use); default 1. The numbers are the same for every n_jobs.
 Returns:
     A flat dict of floats: "<type>" (F-measure), "<type>_precision", "<type>_recall" (and bounds;
     the F-measures alone with return_precision_recall=False);
@@ -138,6 +140,8 @@ DEFAULTS = {
     "tokenizer": None, "split_sentences": None, "use_aggregator": True, "aggregate": "bootstrap",
     "confidence_intervals": False, "confidence": 95, "n_bootstrap": 1000, "lang": None,
 }
+# How many threads do the work (not what is computed).
+DEFAULTS["n_jobs"] = 1
 # Report options (they change which keys are returned, not the scores).
 DEFAULTS["return_precision_recall"] = True
 DEFAULT_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -239,7 +243,7 @@ class RougeFullMetric(evaluate.Metric):
     def __init__(self, rouge_types=None, flavor=None, use_stemmer=False, remove_stopwords=False,
                  word_limit=None, byte_limit=None, multi_ref=None, jackknife=None, alpha=0.5, tokenizer=None,
                  split_sentences=None, use_aggregator=True, aggregate="bootstrap", confidence_intervals=False,
-                 confidence=95, n_bootstrap=1000, lang=None, return_precision_recall=True, **kwargs):
+                 confidence=95, n_bootstrap=1000, lang=None, return_precision_recall=True, n_jobs=1, **kwargs):
         # evaluate.load() forwards unknown keyword arguments here and the base class would drop
         # them silently; a misspelt option must not quietly change nothing.
         unknown = sorted(set(kwargs) - _EVALUATE_INIT)
@@ -255,6 +259,8 @@ class RougeFullMetric(evaluate.Metric):
                               confidence_intervals=confidence_intervals, confidence=confidence,
                               n_bootstrap=n_bootstrap, lang=lang)
         self._defaults["return_precision_recall"] = _check_flag("return_precision_recall", return_precision_recall)
+        _check_n_jobs(n_jobs)
+        self._defaults["n_jobs"] = n_jobs
         # Fail at load time, not at the end of a training run.
         self._scorer(self._defaults)
         super().__init__(**kwargs)
@@ -327,6 +333,7 @@ class RougeFullMetric(evaluate.Metric):
         if options["aggregate"] not in ("bootstrap", "mean"):
             raise ValueError("aggregate must be 'bootstrap' or 'mean', got %r" % (options["aggregate"],))
         check_bootstrap_options(options["confidence"], options["n_bootstrap"])
+        _check_n_jobs(options["n_jobs"])
         return options
 
     def _scorer(self, options):
@@ -366,13 +373,13 @@ class RougeFullMetric(evaluate.Metric):
                  remove_stopwords=_UNSET, word_limit=_UNSET, byte_limit=_UNSET, multi_ref=_UNSET, jackknife=_UNSET,
                  alpha=_UNSET, tokenizer=_UNSET, split_sentences=_UNSET, use_aggregator=_UNSET, aggregate=_UNSET,
                  confidence_intervals=_UNSET, confidence=_UNSET, n_bootstrap=_UNSET, lang=_UNSET,
-                 return_precision_recall=_UNSET):
+                 return_precision_recall=_UNSET, n_jobs=_UNSET):
         options = self._options(dict(
             rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer, remove_stopwords=remove_stopwords,
             word_limit=word_limit, byte_limit=byte_limit, multi_ref=multi_ref, jackknife=jackknife, alpha=alpha,
             tokenizer=tokenizer, split_sentences=split_sentences, use_aggregator=use_aggregator,
             aggregate=aggregate, confidence_intervals=confidence_intervals, confidence=confidence,
-            n_bootstrap=n_bootstrap, lang=lang, return_precision_recall=return_precision_recall))
+            n_bootstrap=n_bootstrap, lang=lang, return_precision_recall=return_precision_recall, n_jobs=n_jobs))
         if not predictions:
             return self._empty_result(options)
         scorer = self._scorer(options)
@@ -385,7 +392,7 @@ class RougeFullMetric(evaluate.Metric):
             references = [r if isinstance(r, str) else list(r) for r in references]
         out = {}
         if not options["use_aggregator"]:
-            table = scorer._batch_table(predictions, references)   # columns: each type's P, R, F
+            table = scorer._batch_table(predictions, references, n_jobs=options["n_jobs"])   # each type's P, R, F
             for ti, t in enumerate(scorer.rouge_types):
                 out[t] = table[:, 3 * ti + 2].tolist()
                 out[t + "_precision"] = table[:, 3 * ti].tolist()
@@ -395,13 +402,14 @@ class RougeFullMetric(evaluate.Metric):
             # Nothing asked for needs the bootstrap: unless the flavor's mid is the bootstrap's
             # (rouge155: the Perl's Average_X), the reported average is the plain mean (mean_scores:
             # corpus_means of score_batch's result, without its Python objects).
-            for t, score in scorer.mean_scores(predictions, references).items():
+            for t, score in scorer.mean_scores(predictions, references, options["n_jobs"]).items():
                 out[t], out[t + "_precision"], out[t + "_recall"] = (float(score.fmeasure), float(score.precision),
                                                                      float(score.recall))
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
         # score_corpus's aggregate, without the per-example results and statistics it also returns
-        aggregate = scorer._table_aggregate(scorer._batch_table(predictions, references), options["confidence"],
-                                            int(options["n_bootstrap"]))
+        jobs = options["n_jobs"]
+        aggregate = scorer._table_aggregate(scorer._batch_table(predictions, references, n_jobs=jobs),
+                                            options["confidence"], int(options["n_bootstrap"]), jobs)
         pick = "mean" if options["aggregate"] == "mean" else "mid"
         for t, agg in aggregate.items():
             for suffix, stat in (("", agg.fmeasure), ("_precision", agg.precision), ("_recall", agg.recall)):

@@ -648,8 +648,8 @@ class RougeScorer:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
         return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap, n_jobs)
 
-    def _batch_table(self, predictions, references, stacklevel: int = 4):
-        """``_value_table(score_batch(predictions, references))``, the same floats, for the
+    def _batch_table(self, predictions, references, stacklevel: int = 4, n_jobs: int = 1):
+        """``_value_table(score_batch(predictions, references, n_jobs))``, the same floats, for the
         evaluate metric and :meth:`mean_scores`: the core writes them into the array
         (:func:`.batch.score_table`) without a Python result per example.  A
         ``LostTextWarning`` names this method's caller (``stacklevel`` 4), or the code one frame
@@ -658,14 +658,14 @@ class RougeScorer:
 
         predictions, references = check_corpus_inputs(predictions, references)
         self._check_lost(predictions, references, stacklevel=stacklevel)
-        return score_table(self, predictions, references)
+        return score_table(self, predictions, references, n_jobs)
 
-    def _table_aggregate(self, values, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
-        """``score_corpus(predictions, references).aggregate`` (ids 1..N, system "A"), the same
-        floats, from ``values = _batch_table(predictions, references)``: without the per-example
-        results and per-reference statistics (the metric's)."""
+    def _table_aggregate(self, values, confidence, n_bootstrap, n_jobs: int = 1) -> Dict[str, AggregateScore]:
+        """``score_corpus(predictions, references, n_jobs=n_jobs).aggregate`` (ids 1..N, system
+        "A"), the same floats, from ``values = _batch_table(predictions, references)``: without the
+        per-example results and per-reference statistics (the metric's)."""
         keys = ["%d.A" % (k + 1) for k in range(len(values))]
-        return self._aggregate_values(values, keys, confidence, n_bootstrap)
+        return self._aggregate_values(values, keys, confidence, n_bootstrap, n_jobs)
 
     def _aggregate_values(self, values, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
         """The aggregate of a float64 (N, 3 * types) value table (type-major, then P/R/F); also
@@ -726,14 +726,15 @@ class RougeScorer:
         means = self._column_means(self._value_table(per_example))
         return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(self.rouge_types)}
 
-    def mean_scores(self, predictions: Sequence[Text], references: Sequence) -> Dict[str, Score]:
-        """``corpus_means(score_batch(predictions, references))``, the same floats, without
-        building a Python result per example where the compiled core scores the batch.
+    def mean_scores(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> Dict[str, Score]:
+        """``corpus_means(score_batch(predictions, references, n_jobs))``, the same floats, without
+        building a Python result per example where the compiled core scores the batch; ``n_jobs``
+        as in :meth:`score_batch`.
 
         >>> RougeScorer(["rouge1"]).mean_scores(["a b", "c d"], ["a b", "e f"])["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
-        table = self._batch_table(predictions, references, stacklevel=5)
+        table = self._batch_table(predictions, references, stacklevel=5, n_jobs=n_jobs)
         if not len(table):
             return self.corpus_means([])
         means = self._column_means(table)

@@ -191,6 +191,56 @@ def test_corpus_values_are_the_engines_on_generated_texts(rouge, flavor):
             assert all(type(v) is float for v in got[t + suffix])
 
 
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score", "matlab", "paper", "xlsum"])
+def test_n_jobs_gives_the_numbers_of_one_thread_on_every_path(flavor, monkeypatch):
+    # compute(n_jobs=2): the core's threads write the table (batch._parallel_range with a table;
+    # flavor xlsum's scorer takes score_batch's chunks of 256 examples, matlab's Python one
+    # thread) and share the bootstrap's replicates (batch._compiled_sums' ranges, forced here
+    # at any size; matlab's average leaving NaN out bootstraps column by column, on one thread).
+    # Every figure is n_jobs=1's in each of compute's four paths, n_jobs given at compute or at
+    # load.
+    from rouge_full_metric import batch
+
+    monkeypatch.setattr(batch, "_available_cpus", lambda: 4)
+    monkeypatch.setattr(batch, "BOOTSTRAP_THREADS_MIN", 0)
+    tables, ranges = [], []
+    real_parallel, real_chunks = batch._parallel_range, batch._run_chunks
+    monkeypatch.setattr(batch, "_parallel_range", lambda *a: tables.append(len(a) == 8) or real_parallel(*a))
+    monkeypatch.setattr(batch, "_run_chunks", lambda jobs, fn, bounds, *a: ranges.append(len(bounds)) or
+                        real_chunks(jobs, fn, bounds, *a))
+    rng = random.Random(flavor)
+    words = "the a cat dog sat on mat ran fast police gunman killed".split()
+
+    def text():
+        return " ".join(rng.choice(words) for _ in range(rng.choice([0, 1, 3, 8, 15])))
+
+    predictions = [text() for _ in range(300)]
+    references = [[text() for _ in range(rng.randint(1, 3))] for _ in range(300)]
+    one, two = metric_module.RougeFullMetric(flavor=flavor), metric_module.RougeFullMetric(flavor=flavor, n_jobs=2)
+    for options in ({}, {"aggregate": "mean"}, {"confidence_intervals": True}, {"use_aggregator": False}):
+        want = repr(one.compute(predictions=predictions, references=references, **options))   # NaN: equal reprs
+        assert tables == [] and ranges == []
+        assert repr(one.compute(predictions=predictions, references=references, n_jobs=2, **options)) == want
+        assert repr(two.compute(predictions=predictions, references=references, **options)) == want
+        compiled = rouge_full_metric.compiled.AVAILABLE
+        assert tables == ([True, True] if compiled and flavor in ("rouge155", "rouge_score", "paper") else []), options
+        bootstrap = flavor != "matlab" and (options.get("confidence_intervals") or (flavor == "rouge155" and not options))
+        per_call = ([2] if flavor == "xlsum" else []) + ([4] if bootstrap else [])   # 2 ranges a thread
+        assert ranges == 2 * per_call, options
+        del tables[:], ranges[:]
+
+
+def test_n_jobs_is_checked_at_load_and_at_compute(rouge):
+    for bad in (0, -2, 1.5, "2", True):
+        with pytest.raises(ValueError, match="n_jobs must be"):
+            rouge.compute(predictions=["a b"], references=["a b"], n_jobs=bad)
+        with pytest.raises(ValueError, match="n_jobs must be"):
+            metric_module.RougeFullMetric(n_jobs=bad)
+    assert rouge.compute(predictions=["a b"], references=["a b"], n_jobs=-1)["rouge1"] == 1.0
+    # how the numbers are computed, not which: the signature leaves it out
+    assert metric_module.RougeFullMetric(n_jobs=2).signature() == metric_module.RougeFullMetric().signature()
+
+
 @pytest.mark.parametrize("options", [{}, {"aggregate": "mean"}, {"use_aggregator": False},
                                      {"confidence_intervals": True, "flavor": "rouge_score"}],
                          ids=lambda o: ",".join("%s=%s" % kv for kv in o.items()) or "defaults")

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xlsum_texts  # noqa: E402
 
 from rouge_full_metric import RougeScorer, batch, compiled  # noqa: E402
-from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples  # noqa: E402
+from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples, score_table  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core is not built")
 
@@ -59,12 +59,16 @@ def _batch(seed, count, lo=1, hi=80):
 
 def _same(scorer, preds, refs, jobs=(2, 3, -1)):
     want_scores, want_stats = score_examples(scorer, preds, refs, n_jobs=1)
+    want_table = repr(scorer._value_table(want_scores).tolist())
+    assert repr(score_table(scorer, preds, refs).tolist()) == want_table
     for n_jobs in jobs:
         got_scores, got_stats = score_examples(scorer, preds, refs, n_jobs=n_jobs)
         # repr: NaN == NaN there, and every digit counts
         assert repr(got_scores) == repr(want_scores), n_jobs
         assert repr(got_stats) == repr(want_stats), n_jobs
         assert repr(score_batch(scorer, preds, refs, n_jobs=n_jobs)) == repr(want_scores), n_jobs
+        # the threads writing the scores into a table (the metric's and mean_scores' path)
+        assert repr(score_table(scorer, preds, refs, n_jobs=n_jobs).tolist()) == want_table, n_jobs
     return want_scores
 
 
@@ -214,11 +218,44 @@ def test_a_batch_gives_the_collector_nothing_of_its_texts_to_visit():
 def _same_error(error_type, scorer, preds, refs):
     """n_jobs=2 raises error_type with n_jobs=1's message."""
     for n_jobs in (1, 2):
-        with pytest.raises(error_type) as error:
-            score_batch(scorer, preds, refs, n_jobs=n_jobs)
-        if n_jobs == 1:
-            message = str(error.value)
-        assert str(error.value) == message
+        for call in (score_batch, score_table):
+            with pytest.raises(error_type) as error:
+                call(scorer, preds, refs, n_jobs=n_jobs)
+            if n_jobs == 1 and call is score_batch:
+                message = str(error.value)
+            assert str(error.value) == message, (n_jobs, call)
+
+
+def test_a_batch_with_a_table_checks_it_and_lets_it_go():
+    """Engine.batch's table (score_table's path): float64, one row of types x 3 per example, no
+    statistics; a refused table, and one whose batch is over, is not held (array.array refuses
+    to grow while its buffer is)."""
+    import array
+
+    scorer = RougeScorer(["rouge1", "rougeL"], flavor="rouge_score")
+    cs = compiled_scorer(scorer)
+    preds, refs = _batch(14, 100)
+    table = array.array("d", bytes(8 * 6 * 100))
+    with pytest.raises(ValueError, match="without statistics"):
+        cs.engine.batch(preds, refs, 0, 100, True, 2, table)
+    with pytest.raises(ValueError, match="table: 4800 bytes for 100 examples x 2 types x 3 float64, got 4792"):
+        cs.engine.batch(preds, refs, 0, 100, False, 2, array.array("d", bytes(8 * 599)))
+    with pytest.raises(ValueError, match="table: 480 bytes for 10 examples"):
+        cs.engine.batch(preds, refs, 10, 20, False, 2, table)
+    with pytest.raises(TypeError, match="float64"):
+        cs.engine.batch(preds, refs, 0, 100, False, 2, array.array("f", bytes(4 * 600)))
+    with pytest.raises(TypeError, match="float64"):
+        cs.engine.batch(preds, refs, 0, 100, False, 2, bytearray(8 * 600))
+    table.append(0.0)   # not held by a refused batch
+    table.pop()
+    bt = cs.engine.batch(preds, refs, 0, 100, False, 2, table)
+    with pytest.raises(BufferError):
+        table.append(0.0)   # held while the batch may write it
+    assert bt.run(cs.acquire()) == (None, None)
+    want = scorer._value_table(score_batch(scorer, preds, refs))
+    assert list(table) == want.ravel().tolist()
+    del bt
+    table.append(0.0)
 
 
 def _raising_engine(bad_token):

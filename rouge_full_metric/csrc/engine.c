@@ -331,8 +331,8 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args);   /* parallel.c 
 
 static PyMethodDef Engine_methods[] = {
     {"batch", (PyCFunction)Engine_batch, METH_VARARGS,
-     "batch(predictions, references, start, stop, with_stats, threads) -> Batch: examples start..stop-1\n"
-     "read once, for several threads to score (parallel.c)."},
+     "batch(predictions, references, start, stop, with_stats, threads, table=None) -> Batch: examples\n"
+     "start..stop-1 read once, for several threads to score (parallel.c); table as Worker.run's."},
     {"worker", (PyCFunction)Engine_worker, METH_NOARGS,
      "A new Worker: the scratch state (token cache, buffers) of one scoring thread."},
     {"stem", (PyCFunction)Engine_stem, METH_O,

@@ -121,6 +121,8 @@ typedef struct {
     int collected;                  /* collect() was called: no helper joins any more */
     volatile int caller_cpu;        /* where the caller last took a chunk (-1: unknown) */
     volatile Py_ssize_t caller_beat; /* chunks the caller has taken */
+    Py_buffer table;                /* .buf NULL, or where the scores go instead of Python objects:
+                                     * each thread writes the rows of the chunks it scores */
 } BatchObject;
 
 static PyTypeObject BatchType;
@@ -144,6 +146,7 @@ static void Batch_dealloc(BatchObject *b) {
     gate_free(&b->finished);
     for (Py_ssize_t i = 0; i < b->njoined; i++) Py_DECREF(b->joined[i]);
     free(b->joined);
+    if (b->table.buf) PyBuffer_Release(&b->table);
     PyObject_Free(b);
 }
 
@@ -287,8 +290,10 @@ static int batch_done(BatchObject *b, Py_ssize_t first, Py_ssize_t stop, int ok)
     return rc;
 }
 
-/* The caller (GIL held): Python objects of every chunk finished since its last call. */
+/* The caller (GIL held): Python objects of every chunk finished since its last call (none with
+ * a table: the threads wrote its rows). */
 static int batch_build_done(BatchObject *b) {
+    if (b->table.buf) return 0;
     for (;;) {
         Py_ssize_t first, stop;
         PyThread_acquire_lock(b->lock, WAIT_LOCK);
@@ -334,6 +339,10 @@ static void batch_work(BatchObject *b, WorkerObject *w, Ctx *c, int caller) {
         const Part *pt = batch_part(b, first);
         score_range(c, w, &pt->t, first - pt->first, stop - pt->first, pt->stats,
                     b->scores + pt->first * b->eng->ntypes, caller);
+        if (b->table.buf && !c->err) {
+            Py_ssize_t nt = b->eng->ntypes;
+            scores_to_table(b->scores + first * nt, (stop - first) * nt, (double *)b->table.buf + 3 * first * nt);
+        }
         if (batch_done(b, first, stop, !c->err) && !c->err) c->err = ERR_NOMEM;
         if (caller && !c->err) {
             PyEval_RestoreThread(c->ts);
@@ -499,6 +508,7 @@ static PyObject *Batch_run(BatchObject *b, PyObject *wo) {
         return NULL;
     }
     batch_finish(b);
+    if (b->table.buf) return PyTuple_Pack(2, Py_None, Py_None);
     return PyTuple_Pack(2, b->scores_list, b->stats_list ? b->stats_list : Py_None);
 }
 
@@ -513,19 +523,33 @@ static PyObject *Batch_stop(BatchObject *b, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-/* Engine.batch(predictions, references, start, stop, with_stats, threads) -> Batch of examples
- * start..stop-1, ready for run() and work(): the head of its texts read (the rest is read in
- * run(), where errors in it are raised). */
+/* Engine.batch(predictions, references, start, stop, with_stats, threads, table=None) -> Batch of
+ * examples start..stop-1, ready for run() and work(): the head of its texts read (the rest is
+ * read in run(), where errors in it are raised).  With a table (Worker.run's: (stop - start) x
+ * types x 3 float64, no statistics), run() returns (None, None) and the scores are in it. */
 static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
-    PyObject *preds, *refs, *pseq, *rseq;
+    PyObject *preds, *refs, *pseq, *rseq, *table = Py_None;
     Py_ssize_t start, stop;
     int with_stats, nthreads;
-    if (!PyArg_ParseTuple(args, "OOnnpi", &preds, &refs, &start, &stop, &with_stats, &nthreads)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOnnpi|O", &preds, &refs, &start, &stop, &with_stats, &nthreads, &table)) return NULL;
     if (nthreads < 1) { PyErr_SetString(PyExc_ValueError, "threads must be >= 1"); return NULL; }
-    if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) return NULL;
+    if (table != Py_None && with_stats) {
+        PyErr_SetString(PyExc_ValueError, "table: scores only, without statistics (with_stats False)");
+        return NULL;
+    }
+    Py_buffer out = {0};
+    if (table != Py_None && table_buffer(table, &out)) return NULL;
+    if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) { PyBuffer_Release(&out); return NULL; }
+    if (out.buf && table_size_check(&out, stop - start, e->ntypes)) {
+        PyBuffer_Release(&out);
+        Py_DECREF(pseq);
+        Py_DECREF(rseq);
+        return NULL;
+    }
     BatchObject *b = PyObject_New(BatchObject, &BatchType);
-    if (!b) { Py_DECREF(pseq); Py_DECREF(rseq); return NULL; }
+    if (!b) { PyBuffer_Release(&out); Py_DECREF(pseq); Py_DECREF(rseq); return NULL; }
     memset((char *)b + offsetof(BatchObject, eng), 0, sizeof(BatchObject) - offsetof(BatchObject, eng));
+    b->table = out;   /* the batch holds the buffer now (released with it) */
     Py_INCREF(e);
     b->eng = e;
     b->nthreads = nthreads;
@@ -546,7 +570,7 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
         return PyErr_NoMemory();
     }
     /* made before the head is read, which sizes its statistics by whether stats_list exists */
-    if (!(b->scores_list = PyList_New(count)) || (with_stats && !(b->stats_list = PyList_New(count)))) {
+    if ((!out.buf && !(b->scores_list = PyList_New(count))) || (with_stats && !(b->stats_list = PyList_New(count)))) {
         Py_DECREF(b);
         return NULL;
     }

@@ -452,6 +452,36 @@ static PyObject *Worker_score(WorkerObject *w, PyObject *const *args, Py_ssize_t
     return one;
 }
 
+/* The buffer of a run's table argument: writable, C-contiguous float64.  0, or -1 with an
+ * exception set (nothing held). */
+static int table_buffer(PyObject *table, Py_buffer *out) {
+    if (PyObject_GetBuffer(table, out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return -1;
+    const char *f = out->format ? out->format : "B";
+    if (f[0] == '@' || f[0] == '=') f++;   /* native order only */
+    if (strcmp(f, "d") == 0) return 0;
+    PyErr_Format(PyExc_TypeError, "table: a float64 buffer, got format %s", out->format ? out->format : "B");
+    PyBuffer_Release(out);
+    return -1;
+}
+
+/* 0 when the table holds count examples' scores, else -1 with ValueError set. */
+static int table_size_check(const Py_buffer *out, Py_ssize_t count, int ntypes) {
+    Py_ssize_t want = (Py_ssize_t)((size_t)count * 3 * (size_t)ntypes * sizeof(double));
+    if (out->len == want) return 0;
+    PyErr_Format(PyExc_ValueError, "table: %zd bytes for %zd examples x %d types x 3 float64, got %zd",
+                 want, count, ntypes, out->len);
+    return -1;
+}
+
+/* n (example, type) scores as table rows of float64 P, R, F: no Python object per example */
+static void scores_to_table(const SC *s, Py_ssize_t n, double *o) {
+    for (Py_ssize_t k = 0; k < n; k++) {
+        o[3 * k] = s[k].p;
+        o[3 * k + 1] = s[k].r;
+        o[3 * k + 2] = s[k].f;
+    }
+}
+
 static PyObject *worker_run(WorkerObject *w, PyObject *preds, PyObject *refs, Py_ssize_t start, Py_ssize_t stop,
                             int with_stats, PyObject *cancel, PyObject *table) {
     PyObject *pseq, *rseq;
@@ -465,16 +495,7 @@ static PyObject *worker_run(WorkerObject *w, PyObject *preds, PyObject *refs, Py
         return NULL;
     }
     Py_buffer out = {0};
-    if (table != Py_None) {
-        if (PyObject_GetBuffer(table, &out, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)) return NULL;
-        const char *f = out.format ? out.format : "B";
-        if (f[0] == '@' || f[0] == '=') f++;   /* native order only */
-        if (strcmp(f, "d") != 0) {
-            PyErr_Format(PyExc_TypeError, "table: a float64 buffer, got format %s", out.format ? out.format : "B");
-            PyBuffer_Release(&out);
-            return NULL;
-        }
-    }
+    if (table != Py_None && table_buffer(table, &out)) return NULL;
     EngineObject *e = w->eng;
     if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) { PyBuffer_Release(&out); return NULL; }
     Py_ssize_t count = stop - start;
@@ -482,11 +503,7 @@ static PyObject *worker_run(WorkerObject *w, PyObject *preds, PyObject *refs, Py
     Texts t;
     memset(&t, 0, sizeof(t));
     w->busy = 1;
-    if (out.buf && out.len != (Py_ssize_t)((size_t)count * 3 * (size_t)e->ntypes * sizeof(double))) {
-        PyErr_Format(PyExc_ValueError, "table: %zd bytes for %zd examples x %d types x 3 float64, got %zd",
-                     (Py_ssize_t)((size_t)count * 3 * (size_t)e->ntypes * sizeof(double)), count, e->ntypes, out.len);
-        goto fail;
-    }
+    if (out.buf && table_size_check(&out, count, e->ntypes)) goto fail;
     if (texts_read(e, pseq, rseq, start, count, 0, &t)) goto fail;
     if ((with_stats && grow((void **)&w->stats, &w->statscap, (t.nsrc - count) * e->ntypes + 1, sizeof(PS))) ||
         grow((void **)&w->scores, &w->scorescap, count * e->ntypes + 1, sizeof(SC))) { PyErr_NoMemory(); goto fail; }
@@ -502,13 +519,7 @@ static PyObject *worker_run(WorkerObject *w, PyObject *preds, PyObject *refs, Py
         if (c.err) goto fail;
     }
     if (out.buf) {
-        /* the scores alone, as float64 (example, type, P/R/F): no Python object per example */
-        double *o = (double *)out.buf;
-        for (Py_ssize_t k = 0; k < count * e->ntypes; k++) {
-            o[3 * k] = w->scores[k].p;
-            o[3 * k + 1] = w->scores[k].r;
-            o[3 * k + 2] = w->scores[k].f;
-        }
+        scores_to_table(w->scores, count * e->ntypes, (double *)out.buf);
         Py_INCREF(Py_None);
         result = Py_None;
         goto fail;
