@@ -226,7 +226,7 @@ def test_n_jobs_gives_the_numbers_of_one_thread_on_every_path(flavor, monkeypatc
         assert tables == ([True, True] if compiled and flavor in ("rouge155", "rouge_score", "paper") else []), options
         bootstrap = flavor != "matlab" and (options.get("confidence_intervals") or (flavor == "rouge155" and not options))
         per_call = ([2] if flavor == "xlsum" else []) + ([4] if bootstrap else [])   # 2 ranges a thread
-        assert ranges == 2 * per_call, options
+        assert ranges == (2 * per_call if compiled else []), options   # pure Python: one thread
         del tables[:], ranges[:]
 
 
