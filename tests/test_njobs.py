@@ -256,6 +256,15 @@ def test_a_batch_with_a_table_checks_it_and_lets_it_go():
     assert list(table) == want.ravel().tolist()
     del bt
     table.append(0.0)
+    # an empty batch's empty table: written by nobody, let go all the same
+    empty = array.array("d")
+    bt = cs.engine.batch(preds, refs, 0, 0, False, 2, empty)
+    assert bt.run(cs.acquire()) == (None, None)
+    del bt
+    empty.append(0.0)   # let go with the batch
+    empty.pop()
+    assert cs.run(preds, refs, 0, 0, False, None, empty) is None
+    empty.append(0.0)   # and by Worker.run
 
 
 def _raising_engine(bad_token):

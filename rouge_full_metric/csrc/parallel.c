@@ -121,7 +121,7 @@ typedef struct {
     int collected;                  /* collect() was called: no helper joins any more */
     volatile int caller_cpu;        /* where the caller last took a chunk (-1: unknown) */
     volatile Py_ssize_t caller_beat; /* chunks the caller has taken */
-    Py_buffer table;                /* .buf NULL, or where the scores go instead of Python objects:
+    Py_buffer table;                /* .obj NULL, or where the scores go instead of Python objects:
                                      * each thread writes the rows of the chunks it scores */
 } BatchObject;
 
@@ -146,7 +146,7 @@ static void Batch_dealloc(BatchObject *b) {
     gate_free(&b->finished);
     for (Py_ssize_t i = 0; i < b->njoined; i++) Py_DECREF(b->joined[i]);
     free(b->joined);
-    if (b->table.buf) PyBuffer_Release(&b->table);
+    PyBuffer_Release(&b->table);   /* nothing without a table (obj NULL) */
     PyObject_Free(b);
 }
 
@@ -293,7 +293,7 @@ static int batch_done(BatchObject *b, Py_ssize_t first, Py_ssize_t stop, int ok)
 /* The caller (GIL held): Python objects of every chunk finished since its last call (none with
  * a table: the threads wrote its rows). */
 static int batch_build_done(BatchObject *b) {
-    if (b->table.buf) return 0;
+    if (b->table.obj) return 0;
     for (;;) {
         Py_ssize_t first, stop;
         PyThread_acquire_lock(b->lock, WAIT_LOCK);
@@ -339,7 +339,7 @@ static void batch_work(BatchObject *b, WorkerObject *w, Ctx *c, int caller) {
         const Part *pt = batch_part(b, first);
         score_range(c, w, &pt->t, first - pt->first, stop - pt->first, pt->stats,
                     b->scores + pt->first * b->eng->ntypes, caller);
-        if (b->table.buf && !c->err) {
+        if (b->table.obj && !c->err) {
             Py_ssize_t nt = b->eng->ntypes;
             scores_to_table(b->scores + first * nt, (stop - first) * nt, (double *)b->table.buf + 3 * first * nt);
         }
@@ -508,7 +508,7 @@ static PyObject *Batch_run(BatchObject *b, PyObject *wo) {
         return NULL;
     }
     batch_finish(b);
-    if (b->table.buf) return PyTuple_Pack(2, Py_None, Py_None);
+    if (b->table.obj) return PyTuple_Pack(2, Py_None, Py_None);
     return PyTuple_Pack(2, b->scores_list, b->stats_list ? b->stats_list : Py_None);
 }
 
@@ -540,7 +540,7 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
     Py_buffer out = {0};
     if (table != Py_None && table_buffer(table, &out)) return NULL;
     if (run_sequences(preds, refs, &pseq, &rseq, &start, &stop)) { PyBuffer_Release(&out); return NULL; }
-    if (out.buf && table_size_check(&out, stop - start, e->ntypes)) {
+    if (out.obj && table_size_check(&out, stop - start, e->ntypes)) {
         PyBuffer_Release(&out);
         Py_DECREF(pseq);
         Py_DECREF(rseq);
@@ -570,7 +570,7 @@ static PyObject *Engine_batch(EngineObject *e, PyObject *args) {
         return PyErr_NoMemory();
     }
     /* made before the head is read, which sizes its statistics by whether stats_list exists */
-    if ((!out.buf && !(b->scores_list = PyList_New(count))) || (with_stats && !(b->stats_list = PyList_New(count)))) {
+    if ((!out.obj && !(b->scores_list = PyList_New(count))) || (with_stats && !(b->stats_list = PyList_New(count)))) {
         Py_DECREF(b);
         return NULL;
     }

@@ -503,7 +503,7 @@ static PyObject *worker_run(WorkerObject *w, PyObject *preds, PyObject *refs, Py
     Texts t;
     memset(&t, 0, sizeof(t));
     w->busy = 1;
-    if (out.buf && table_size_check(&out, count, e->ntypes)) goto fail;
+    if (out.obj && table_size_check(&out, count, e->ntypes)) goto fail;
     if (texts_read(e, pseq, rseq, start, count, 0, &t)) goto fail;
     if ((with_stats && grow((void **)&w->stats, &w->statscap, (t.nsrc - count) * e->ntypes + 1, sizeof(PS))) ||
         grow((void **)&w->scores, &w->scorescap, count * e->ntypes + 1, sizeof(SC))) { PyErr_NoMemory(); goto fail; }
@@ -518,7 +518,7 @@ static PyObject *worker_run(WorkerObject *w, PyObject *preds, PyObject *refs, Py
         if (c.err == ERR_NOMEM) { PyErr_NoMemory(); goto fail; }
         if (c.err) goto fail;
     }
-    if (out.buf) {
+    if (out.obj) {
         scores_to_table(w->scores, count * e->ntypes, (double *)out.buf);
         Py_INCREF(Py_None);
         result = Py_None;
