@@ -675,7 +675,7 @@ class RougeScorer:
             rows = values.tolist()
             undefined.warn_omitted(undefined.omitted_counts(rows, self.rouge_types), count, "the corpus averages",
                                    stacklevel=5)
-            return self._aggregate_omitting_nan(rows, keys, confidence, n_bootstrap)
+            return self._aggregate_omitting_nan(rows, keys, confidence, n_bootstrap, n_jobs)
         if not count:
             return self._aggregate_scores(None, None, 0)
         # Only flavor rouge155 reports a bootstrap figure (mid) that must be the Perl's to the last
@@ -755,9 +755,10 @@ class RougeScorer:
             out[name] = AggregateScore(*stats)
         return out
 
-    def _aggregate_omitting_nan(self, values, keys, confidence, n_bootstrap) -> Dict[str, AggregateScore]:
+    def _aggregate_omitting_nan(self, values, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
         """Flavors with ``omit_nan`` (matlab): each statistic over the examples where it is defined
-        (MATLAB's ``mean(..., "omitnan")``), its bootstrap over those examples; NaN when none is."""
+        (MATLAB's ``mean(..., "omitnan")``), its bootstrap over those examples (``n_jobs`` threads
+        sharing a large one's replicates); NaN when none is."""
         out = {}
         for ti, name in enumerate(self.rouge_types):
             stats = []
@@ -768,7 +769,7 @@ class RougeScorer:
                     continue
                 mean = math.fsum(v for v, _ in rows) / len(rows)
                 iv = perl_bootstrap([[v] for v, _ in rows], [key for _, key in rows], n_bootstrap, confidence,
-                                    exact=False)[0]
+                                    exact=False, n_jobs=n_jobs)[0]
                 stats.append(Stat(iv.low, mean, iv.high, mean))
             out[name] = AggregateScore(*stats)
         return out
