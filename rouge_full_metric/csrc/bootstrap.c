@@ -216,10 +216,11 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes,
 }
 
 #ifdef BOOTSTRAP_SIMD
-/* count_sums with AVX-512 (level 2): out (R, K) for replicates first .. first + R - 1, zeroed by the caller.  Per 8 replicates, each
- * one's counts into a table of its own (bs_count1), then bs_tilez over each tile of W columns (4,
- * 8, 12 or 16: a 12-column row in one pass, not two of 6).  *wrapped is set when a count passed
- * 255 (or COUNT_LIMIT).  Returns 0, ERR_NOMEM, or ERR_PY when a signal handler raised.
+/* count_sums with AVX-512 (level 2): out (R, K) for replicates first .. first + R - 1, zeroed by
+ * the caller.  Per 8 replicates, each one's counts into a table of its own (bs_count1), then
+ * bs_tilez over each tile of W columns (4, 8, 12 or 16: a 12-column row in one pass, not two of
+ * 6).  *wrapped is set when a count passed 255 (or COUNT_LIMIT).  Returns 0, ERR_NOMEM, or ERR_PY
+ * when a signal handler raised.
  *
  * AVX2 (level 1) counts with bs_count1 too, and interleaves the 8 tables into one of 8 bytes a row
  * for bs_tile6 (bs_count8_own): an AVX2 form of bs_tilez reading the 8 tables (two gathers of 4
