@@ -4,6 +4,7 @@ other (each in its own interpreter, so that no cache or allocation of one flatte
 prints what each prints — its ratios included.
 
   bench.py            news / long / multi-ref against rouge_score and rouge-score-rs, warm
+  bench_floor.py      news against its tokenizing floor (tokenize + hash + intern in plain C)
   bench_types.py      each rouge type alone against rouge-score-rs, ~800-token texts and news
   bench_stemmed_cold.py  use_stemmer=True with a fresh scorer and unseen words (what a one-shot
                       evaluate call or a Trainer's compute_metrics pays) against rouge-score-rs
@@ -27,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 FULL = [
     ["bench.py", "--runs", "3"],
+    ["bench_floor.py", "--runs", "9"],
     ["bench_types.py", "--runs", "5"],
     ["bench_stemmed_cold.py", "--runs", "5"],
     ["bench_evaluate.py", "--pairs", "100000", "--runs", "3"],
@@ -37,6 +39,7 @@ FULL = [
 ]
 QUICK = [
     ["bench.py", "--runs", "1", "--only", "news", "--slow-pairs", "100"],
+    ["bench_floor.py", "--runs", "1", "--pairs", "1000"],
     ["bench_types.py", "--runs", "3", "--pairs", "200", "--only", "long800"],
     ["bench_stemmed_cold.py", "--runs", "1", "--sizes", "500", "--no-rouge-score"],
     ["bench_evaluate.py", "--pairs", "10000", "--runs", "1", "--no-memory"],
