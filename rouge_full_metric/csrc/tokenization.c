@@ -318,6 +318,14 @@ static PyObject *mod_tokenizer_simd(PyObject *self, PyObject *arg) {
 
 typedef struct { uint64_t h, head, head2; Py_ssize_t s, len; } ScanTok;
 
+/* A token of len bytes (at most 16 counted): its bytes 0-7 and 8-15 as loaded, masked to the token */
+static const uint64_t HEAD_MASK[17] = {
+    0, 0xFFULL, 0xFFFFULL, 0xFFFFFFULL, 0xFFFFFFFFULL, 0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFULL,
+    ~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL, ~0ULL};
+static const uint64_t HEAD2_MASK[17] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFFULL, 0xFFFFULL, 0xFFFFFFULL, 0xFFFFFFFFULL, 0xFFFFFFFFFFULL, 0xFFFFFFFFFFFFULL,
+    0xFFFFFFFFFFFFFFULL, ~0ULL};
+
 /* Look up a batch of scanned tokens (their front slots were prefetched as they were found). */
 static inline int emit_batch(Ctx *c, const unsigned char *b, const ScanTok *t, int nt, IVec *out) {
     for (int q = 0; q < nt; q++)
@@ -400,9 +408,10 @@ static int tok_perl_lines(Ctx *c, const char *p, Py_ssize_t n, IVec *out, IVec *
             if (pending >= 0) { s = pending; pending = -1; }
             else { s = base + ctz64(starts); starts &= starts - 1; }
             Py_ssize_t len = e - s;
-            uint64_t x1 = load64(b + s), x2 = load64(b + s + 8);
-            uint64_t head = len >= 8 ? x1 : x1 & ((1ULL << (8 * len)) - 1);
-            uint64_t head2 = len >= 16 ? x2 : len <= 8 ? 0 : x2 & ((1ULL << (8 * (len - 8))) - 1);
+            /* masked through a table, not by tests of len: a token's length is a coin toss for
+             * the branch predictor (news: 0.5 of the floor's 1.0 us/pair of scanning) */
+            Py_ssize_t cl = len < 16 ? len : 16;
+            uint64_t head = load64(b + s) & HEAD_MASK[cl], head2 = load64(b + s + 8) & HEAD2_MASK[cl];
             uint64_t h = hash_tok((const char *)b + s, len, head, head2);
 #if defined(__GNUC__) || defined(__clang__)
             if (w->front) __builtin_prefetch(&w->front[h >> (64 - FRONT_BITS)]);
