@@ -1,8 +1,10 @@
 """The core's result floats come from a cache on the compiled scorer (csrc/worker.c result_float:
 256 slots by the value's bits until a build of 64 examples, then 8,192), so that equal scores share one float object instead of each
-example allocating and later freeing its own.  Sharing must never change a value: these tests
-compare every float, bit for bit, with the pure-Python engine on batches with many more distinct
-values than slots (every slot evicted again and again), on one thread and on two."""
+example allocating and later freeing its own; whole Score objects too (result_score: by their
+three floats' bits, as many slots), when the Score type is a plain tuple subclass whose
+instances cannot be changed.  Sharing must never change a value: these tests compare every
+float, bit for bit, with the pure-Python engine on batches with many more distinct values than
+slots (every slot evicted again and again), on one thread and on two."""
 import gc
 import random
 import struct
@@ -87,6 +89,39 @@ def test_equal_scores_share_one_float_and_outlive_the_scorer():
     gc.collect()
     assert first[0]["rouge1"] == (2 / 3, 2 / 3, 2 / 3)   # the results hold their own references
     assert first[2]["rouge1"].precision == 1.0
+
+
+def test_equal_scores_share_one_score_object_and_outlive_the_scorer():
+    from rouge_full_metric.scoring import Score
+
+    scorer = RougeScorer(["rouge1", "rougeL", "rouge2"], flavor="rouge_score")
+    first = scorer.score_batch(["a b c", "a b c", "x y"] * 30, ["a b d", "a b d", "x y z"] * 30)   # the big cache
+    second = scorer.score_batch(["a b c"], ["a b d"])   # the small one, made anew
+    shared = first[0]["rouge1"]
+    assert type(shared) is Score and shared == (2 / 3, 2 / 3, 2 / 3)
+    assert first[0]["rougeL"] is shared and first[1]["rouge1"] is shared and first[-2]["rougeL"] is shared
+    assert second[0]["rouge1"] == shared and second[0]["rouge1"] is second[0]["rougeL"]
+    assert first[0]["rouge2"] == (0.5, 0.5, 0.5) and first[3]["rouge2"] is first[0]["rouge2"]
+    del scorer, second
+    gc.collect()
+    assert first[0]["rouge1"] == (2 / 3, 2 / 3, 2 / 3) and first[2]["rouge1"] == (1.0, 2 / 3, 0.8)
+
+
+def test_a_score_type_whose_instances_can_change_is_never_shared(monkeypatch):
+    from rouge_full_metric import batch
+    from rouge_full_metric.scoring import Score
+
+    class Loose(Score):   # no __slots__: each instance has a __dict__
+        pass
+
+    monkeypatch.setattr(batch, "Score", Loose)
+    got = RougeScorer(["rouge1", "rougeL"], flavor="rouge_score").score_batch(["a b c"] * 100, ["a b d"] * 100)
+    assert type(got[0]["rouge1"]) is Loose
+    assert got[0]["rouge1"] == got[1]["rouge1"] == got[0]["rougeL"]
+    assert got[0]["rouge1"] is not got[1]["rouge1"] and got[0]["rouge1"] is not got[0]["rougeL"]
+    got[0]["rouge1"].note = "mine"
+    assert not hasattr(got[1]["rouge1"], "note")
+    assert got[0]["rouge1"].precision is got[1]["rouge1"].precision   # its floats are still shared
 
 
 def test_the_cache_grows_between_calls(monkeypatch):

@@ -21,7 +21,12 @@ static void float_cache_free(EngineObject *e) {
         for (Py_ssize_t k = 0; k < (Py_ssize_t)1 << e->float_bits; k++) Py_XDECREF(e->floats[k].obj);
         PyMem_Free(e->floats);
     }
+    if (e->scores) {
+        for (Py_ssize_t k = 0; k < (Py_ssize_t)1 << e->float_bits; k++) Py_XDECREF(e->scores[k].obj);
+        PyMem_Free(e->scores);
+    }
     e->floats = NULL;
+    e->scores = NULL;
 }
 
 static void Engine_dealloc(EngineObject *self) {
