@@ -342,6 +342,18 @@ static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, P
             memset(w->tb + w->ntb, 0, (size_t)(w->tbcap - w->ntb) * sizeof(TextBuf));
             w->ntb = w->tbcap;
         }
+        /* the next example's texts (up to 4 KB each) on their way to the cache: each sits in its
+         * own Python object, so the hardware's prefetcher meets every one with a miss or two, and
+         * the lowering pass waited on them (news, perf: 76 % of its samples on its loads).  News,
+         * bench_ab, 21 rounds: 1.07, 1.02, 1.055 of the time before; two examples ahead 1.037;
+         * long texts 1.013, 4 references 1.035 */
+        if (i + 1 < b)
+            for (Py_ssize_t k = t->exoff[i + 1]; k < t->exoff[i + 2]; k++) {
+                const Src *src = &t->srcs[k];
+                if (src->is_list) continue;
+                Py_ssize_t n = src->whole.n < 4096 ? src->whole.n : 4096;
+                for (Py_ssize_t q = 0; q < n; q += 64) __builtin_prefetch(src->whole.p + q);
+            }
         for (Py_ssize_t k = 0; k < ntext && !c->err; k++)
             read_text(c, &t->srcs[t->exoff[i] + k], t->items, &w->tb[k]);
         if (c->err) break;
