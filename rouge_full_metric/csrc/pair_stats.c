@@ -507,9 +507,18 @@ NOINLINE static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssi
         for (Py_ssize_t p = 0; p < pc; p++) cnt[pid[p]]++;
         for (Py_ssize_t r = 0; r < M; r++) {
             Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1, nlog = 0;
+            if (r + 1 == M) {   /* the last reference: no counts to hand back, so no log */
+                for (Py_ssize_t q = 0; q < wins; q++) {
+                    int32_t id = rid[base + q], c = cnt[id], h = c > 0;
+                    cnt[id] = c - h;
+                    nlog += h;
+                }
+                nh[r] = (double)nlog;
+                break;
+            }
             for (Py_ssize_t q = 0; q < wins; q++) nlog = consume(cnt, rid[base + q], log, nlog);
             nh[r] = (double)nlog;
-            if (r + 1 < M) restore(cnt, log, nlog);
+            restore(cnt, log, nlog);
         }
     }
     w->nlevels = maxn;
