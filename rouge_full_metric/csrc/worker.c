@@ -345,8 +345,8 @@ static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, P
         /* the next example's texts (up to 4 KB each) on their way to the cache: each sits in its
          * own Python object, so the hardware's prefetcher meets every one with a miss or two, and
          * the lowering pass waited on them (news, perf: 76 % of its samples on its loads).  News,
-         * bench_ab, 21 rounds: 1.07, 1.02, 1.055 of the time before; two examples ahead 1.037;
-         * long texts 1.013, 4 references 1.035 */
+         * bench_ab, 21 rounds: 1.07, 1.02 and 1.055 times as fast as without; two examples ahead
+         * 1.037; long texts 1.013, 4 references 1.035 */
         if (i + 1 < b)
             for (Py_ssize_t k = t->exoff[i + 1]; k < t->exoff[i + 2]; k++) {
                 const Src *src = &t->srcs[k];
@@ -382,7 +382,8 @@ static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, P
  * build after the whole batch's scoring.  With the prefetches the two cost the same, and the
  * one-thread build ~0.4 ms less than before (perf samples of result_float).  With the Score cache
  * its slots and Scores are prefetched instead (a hit reads no float slot): news, bench_ab, 21
- * rounds, 1.019 and 1.044 of the time without the cache before, 1.056 and 1.047 with this. */
+ * rounds, against no Score cache: 1.019 and 1.044 times as fast with the float slots prefetched,
+ * 1.056 and 1.047 with the Score slots. */
 #define BUILD_AHEAD 4
 static inline void build_prefetch(const EngineObject *e, const SC *scores, Py_ssize_t i, Py_ssize_t b) {
     uint64_t bits;
