@@ -1,8 +1,8 @@
 """The core's result floats come from a cache on the compiled scorer (csrc/worker.c result_float:
 256 slots by the value's bits until a build of 64 examples, then 8,192), so that equal scores share one float object instead of each
 example allocating and later freeing its own; whole Score objects too (result_score: by their
-three floats' bits, as many slots), when the Score type is a plain tuple subclass whose
-instances cannot be changed.  Sharing must never change a value: these tests compare every
+three floats' bits, as many slots, from the big cache on), when the Score type is a plain tuple
+subclass whose instances cannot be changed.  Sharing must never change a value: these tests compare every
 float, bit for bit, with the pure-Python engine on batches with many more distinct values than
 slots (every slot evicted again and again), on one thread and on two."""
 import gc
@@ -96,7 +96,7 @@ def test_equal_scores_share_one_score_object_and_outlive_the_scorer():
 
     scorer = RougeScorer(["rouge1", "rougeL", "rouge2"], flavor="rouge_score")
     first = scorer.score_batch(["a b c", "a b c", "x y"] * 30, ["a b d", "a b d", "x y z"] * 30)   # the big cache
-    second = scorer.score_batch(["a b c"], ["a b d"])   # the small one, made anew
+    second = scorer.score_batch(["a b c"], ["a b d"])   # one example: the big cache stays
     shared = first[0]["rouge1"]
     assert type(shared) is Score and shared == (2 / 3, 2 / 3, 2 / 3)
     assert first[0]["rougeL"] is shared and first[1]["rouge1"] is shared and first[-2]["rougeL"] is shared
