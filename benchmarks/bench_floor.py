@@ -99,41 +99,42 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         lib, cmd = build_floor(a.cc, tmp)
 
-        def floor(mode):
-            fn = lib.floor_run if mode < 3 else lib.floor_run_fast
-
-            def run():
-                if fn(buf, coffs, len(texts), mode) < 0:
-                    raise MemoryError("floor.c")
-            return run
+        def run_floor(mode):
+            """floor.c's mode (0-2: a byte at a time, 3-5: 64 bytes at a time) over every text: its
+            checksum."""
+            got = (lib.floor_run if mode < 3 else lib.floor_run_fast)(buf, coffs, len(texts), mode)
+            if got < 0:
+                raise MemoryError("floor.c")
+            return got
 
         # Both ways must find the package's tokens (the rouge_score set's, counted here from its
         # own tokenizer) before their times mean anything: their mode 0 / 3 checksum is the sum of
         # each token's length and first byte, and both intern tables must hold its distinct tokens.
         from rouge_full_metric.rouge_score_flavor import make_tokenizer
-        tokens = [t for pair in zip(preds, refs) for text in pair for t in make_tokenizer()(text)]
-        count = len(tokens)
+        tokenize = make_tokenizer()
+        tokens = [t for pair in zip(preds, refs) for text in pair for t in tokenize(text)]
+        count, distinct = len(tokens), len(set(tokens))
         want = sum(len(t) + ord(t[0]) for t in tokens)
         for mode in (0, 3):
-            got = (lib.floor_run if mode < 3 else lib.floor_run_fast)(buf, coffs, len(texts), mode)
+            got = run_floor(mode)
             if got != want:
                 sys.exit("bench_floor.py: floor.c's way %d finds other tokens than the package (checksum %d, "
                          "the package's %d)" % (mode // 3, got, want))
         for fast in (0, 1):
-            (lib.floor_run_fast if fast else lib.floor_run)(buf, coffs, len(texts), 5 if fast else 2)
-            if lib.floor_distinct(fast) != len(set(tokens)):
+            run_floor(5 if fast else 2)
+            if lib.floor_distinct(fast) != distinct:
                 sys.exit("bench_floor.py: floor.c's way %d interned %d distinct tokens, the package's tokenizer "
-                         "finds %d" % (fast, lib.floor_distinct(fast), len(set(tokens))))
+                         "finds %d" % (fast, lib.floor_distinct(fast), distinct))
 
         one = RougeScorer(["rouge1"], flavor="rouge_score")
         four = RougeScorer(RS_TYPES, flavor="rouge_score")
         fns = {
-            "bytes: tokenize": floor(0),
-            "bytes: + hash": floor(1),
-            "bytes: + intern": floor(2),
-            "blocks: tokenize": floor(3),
-            "blocks: + hash": floor(4),
-            "blocks: + intern": floor(5),
+            "bytes: tokenize": lambda: run_floor(0),
+            "bytes: + hash": lambda: run_floor(1),
+            "bytes: + intern": lambda: run_floor(2),
+            "blocks: tokenize": lambda: run_floor(3),
+            "blocks: + hash": lambda: run_floor(4),
+            "blocks: + intern": lambda: run_floor(5),
             "rfm rouge1": lambda: score_batch(one, preds, refs),
             "rfm rouge_score set": lambda: score_batch(four, preds, refs),
         }
