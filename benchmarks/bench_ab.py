@@ -58,7 +58,8 @@ def main():
     ap.add_argument("--pairs", type=int, help="rows of the bootstrap workload (default 100,000); compute "
                     "workload: that many of bench_evaluate.py's generated pairs instead of the news pairs")
     ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
-    ap.add_argument("--simd", type=int, choices=[0, 1, 2], help="bootstrap workload: force this kernel level")
+    ap.add_argument("--simd", type=int, choices=[0, 1, 2, 3], help="bootstrap workload: force this kernel level "
+                    "(0 scalar, 1 AVX2, 2 AVX-512, 3 AVX-512 with IFMA; capped at what the CPU has)")
     ap.add_argument("--ci", action="store_true", help="compute workload: with confidence_intervals=True")
     ap.add_argument("--per-example", action="store_true", help="compute workload: use_aggregator=False")
     ap.add_argument("--jobs", type=int, default=1, help="score_batch's n_jobs (above 1: wall time, not CPU)")

@@ -43,6 +43,9 @@ sys.path.insert(0, HERE)
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 
+# csrc/bootstrap_simd.c's kernel levels (_bootstrap_hooks)
+KERNEL_LEVELS = ("scalar", "AVX2", "AVX-512", "AVX-512 with IFMA")
+
 def texts(pairs, seed=2024):
     from bench import TextMaker
     return TextMaker(seed).pairs(pairs, lambda r: r.choice([3, 4]), lambda r: r.randint(55, 65))
@@ -137,11 +140,11 @@ def kernels(n, runs):
     allowed, _, supported = core._bootstrap_hooks(-1, -1)[:3]
     raw = np.random.default_rng(0).random((n, 12))
     values = np.round(raw, 5)
-    best = ("scalar", "AVX2", "AVX-512")[supported]
+    best = KERNEL_LEVELS[supported]
     cases = []
     for level in range(supported + 1):
         for name in ("replicate_sums", "count_sums"):
-            cases.append(("%s %s" % (name, ("scalar", "AVX2", "AVX-512")[level]), name, level, values))
+            cases.append(("%s %s" % (name, KERNEL_LEVELS[level]), name, level, values))
     cases.append(("replicate_sums %s, unrounded values" % best, "replicate_sums", supported, raw))
     for k in (4, 8):
         cases.append(("replicate_sums %d columns, %s" % (k, best),
@@ -220,7 +223,7 @@ def main():
               % (name, med[name] / n * 1e6, med[base] / n * 1e6, med[base] / med[name]))
     from rouge_full_metric import compiled
     if compiled.AVAILABLE:
-        print("bootstrap kernels: %s" % ("scalar", "AVX2", "AVX-512")[min(compiled.core._bootstrap_hooks(-1, -1)[0:3:2])])
+        print("bootstrap kernels: %s" % KERNEL_LEVELS[min(compiled.core._bootstrap_hooks(-1, -1)[0:3:2])])
     njobs_rows(preds, refs, max(3, a.runs))
     if a.no_memory:
         return

@@ -89,8 +89,8 @@ def _core():
 
 @pytest.fixture
 def simd_levels():
-    """The kernel levels to compare (0 scalar, 1 AVX2, 2 AVX-512, as far as the CPU goes); the
-    hooks are restored afterwards."""
+    """The kernel levels to compare (0 scalar, 1 AVX2, 2 AVX-512, 3 AVX-512 with IFMA, as far as
+    the CPU goes); the hooks are restored afterwards."""
     core = _core()
     allowed, limit, supported, pack_min, _ = core._bootstrap_hooks(-1, -1)
     yield core, list(range(supported + 1))
@@ -386,8 +386,8 @@ def test_count_sums_declines_past_the_count_limit_and_python_takes_over(simd_lev
 
 def test_bootstrap_hooks_name_their_ranges():
     core = _core()
-    with pytest.raises(ValueError, match="simd must be -1..2, count_limit -1..255 and pack_min -1 or more"):
-        core._bootstrap_hooks(3, -1)
+    with pytest.raises(ValueError, match="simd must be -1..3, count_limit -1..255 and pack_min -1 or more"):
+        core._bootstrap_hooks(4, -1)
     with pytest.raises(ValueError, match="count_limit"):
         core._bootstrap_hooks(-1, 256)
     with pytest.raises(ValueError, match="pack_min"):
@@ -432,12 +432,12 @@ def test_perl_order_sums_of_five_decimal_values_packed_bit_for_bit(simd_levels):
                 # in 9..15 or 0 with k >= 16 gives one more)
                 blocks = sum(1 for k in range(1, 41) for k0 in range(0, k, 16) if min(16, k - k0) >= 9)
                 packed = _packed_blocks(core) - before
-                assert packed == (blocks if level == 2 and pack_min == 0 else 0), (level, pack_min, n, packed)
+                assert packed == (blocks if level >= 2 and pack_min == 0 else 0), (level, pack_min, n, packed)
 
 
 def test_five_decimal_packing_declines_other_values(simd_levels):
-    # One value that is not the double nearest k / 10**5 (0 <= k <= 2,000,000) keeps a block on the
-    # doubles' kernel; the sums stay the Python ones either way.
+    # One value that is not the double nearest k / 10**5 (0 <= k <= 2,000,000) in a column kept as
+    # k keeps a block on the doubles' kernel; the sums stay the Python ones either way.
     import numpy as np
 
     from rouge_full_metric import bootstrap
@@ -445,27 +445,58 @@ def test_five_decimal_packing_declines_other_values(simd_levels):
     core, levels = simd_levels
     if 2 not in levels:
         pytest.skip("packing is in the AVX-512 kernel only")
-    core._bootstrap_hooks(2, -1, 0)
     rng = np.random.default_rng(32)
-    base = _five_decimals(rng, (200, 12))
-    one_ulp = np.nextafter(0.12345, 1.0)
-    for odd in (one_ulp, np.nextafter(0.12345, 0.0), 20.00001, -0.00001, -0.0, np.nan, np.inf, 1e-6, 0.5 + 2 ** -40):
-        values = base.copy()
-        values[123, 4] = odd
-        before = _packed_blocks(core)
-        assert _same_bits(_compiled(core, "replicate_sums", values, 16)[0], bootstrap.replicate_sums(values, 16)), odd
-        assert _packed_blocks(core) == before, odd
-    before = _packed_blocks(core)
-    values = base.copy()
-    values[123, 4] = 0.12345
-    assert _same_bits(_compiled(core, "replicate_sums", values, 16)[0], bootstrap.replicate_sums(values, 16))
-    assert _packed_blocks(core) == before + 1
+    odds = (np.nextafter(0.12345, 1.0), np.nextafter(0.12345, 0.0), 20.00001, -0.00001, -0.0, np.nan, np.inf, 1e-6,
+            0.5 + 2 ** -40)
+    for level in [v for v in levels if v >= 2]:
+        core._bootstrap_hooks(level, -1, 0)
+        # 12 columns keep 0-7 as k (4 checked here, 7 the last); 16 keep all (15 the last)
+        for width, column in ((12, 4), (12, 7), (16, 4), (16, 15)):
+            base = _five_decimals(rng, (200, width))
+            for odd in odds:
+                values = base.copy()
+                values[123, column] = odd
+                before = _packed_blocks(core)
+                got = _compiled(core, "replicate_sums", values, 16)[0]
+                assert _same_bits(got, bootstrap.replicate_sums(values, 16)), (level, width, column, odd)
+                assert _packed_blocks(core) == before, (level, width, column, odd)
+            before = _packed_blocks(core)
+            values = base.copy()
+            values[123, column] = 0.12345
+            assert _same_bits(_compiled(core, "replicate_sums", values, 16)[0], bootstrap.replicate_sums(values, 16))
+            assert _packed_blocks(core) == before + 1
+
+
+def test_twelve_columns_pack_with_any_values_in_their_last_four(simd_levels):
+    # A block of 9-12 columns keeps its columns 8-11 as doubles beside the others' k: any value
+    # there (NaN, -0.0, unrounded) packs, and the sums are the Python ones bit for bit.
+    import numpy as np
+
+    from rouge_full_metric import bootstrap
+
+    core, levels = simd_levels
+    if 2 not in levels:
+        pytest.skip("packing is in the AVX-512 kernel only")
+    rng = np.random.default_rng(33)
+    for level in [v for v in levels if v >= 2]:
+        core._bootstrap_hooks(level, -1, 0)
+        for width in (9, 12):
+            values = _five_decimals(rng, (301, width))
+            values[:, 8:] = rng.random((301, width - 8)) * 3 - 1
+            values[5, 8] = np.nan
+            values[6, width - 1] = -0.0
+            values[7, width - 1] = np.inf
+            before = _packed_blocks(core)
+            got = _compiled(core, "replicate_sums", values, 19)[0]
+            assert _packed_blocks(core) == before + 1, (level, width)
+            assert _same_bits(got, bootstrap.replicate_sums(values, 19)), (level, width)
 
 
 def test_every_five_decimal_value_up_to_20_unpacks_exactly(simd_levels):
-    # k / 10**5 for every k in 0..2,000,000 (and 3 zeros: 166,667 rows of 12): the block packs
-    # (the scalar check of every value) and the vector unpacking gives the same doubles (the sums
-    # of 8 replicates, which draw nearly every row).
+    # k / 10**5 for every k in 0..2,000,000 (and 15 zeros: 125,001 rows of 16, every column kept
+    # as k): the block packs, which the scalar check of every value allows only when bs_unpack5's
+    # operations give that very double, and the vector unpacking, the same operations, sums as
+    # Python does (8 replicates, which draw nearly every row).
     import numpy as np
 
     from rouge_full_metric import bootstrap
@@ -473,9 +504,11 @@ def test_every_five_decimal_value_up_to_20_unpacks_exactly(simd_levels):
     core, levels = simd_levels
     if 2 not in levels:
         pytest.skip("packing is in the AVX-512 kernel only")
-    values = np.concatenate([np.arange(2000001), np.zeros(3)]).reshape(-1, 12) / 100000.0
-    core._bootstrap_hooks(2, -1, -1)   # the real threshold: 166,667 rows x 12 columns is past it
-    before = _packed_blocks(core)
-    got = _compiled(core, "replicate_sums", values, 8)[0]
-    assert _packed_blocks(core) == before + 1
-    assert _same_bits(got, bootstrap.replicate_sums(values, 8))
+    values = np.concatenate([np.arange(2000001), np.zeros(15)]).reshape(-1, 16) / 100000.0
+    expected = bootstrap.replicate_sums(values, 8)
+    for level in [v for v in levels if v >= 2]:
+        core._bootstrap_hooks(level, -1, -1)   # the real threshold: 125,001 rows x 16 columns is past it
+        before = _packed_blocks(core)
+        got = _compiled(core, "replicate_sums", values, 8)[0]
+        assert _packed_blocks(core) == before + 1, level
+        assert _same_bits(got, expected), level

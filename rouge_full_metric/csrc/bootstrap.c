@@ -216,7 +216,7 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes,
 }
 
 #ifdef BOOTSTRAP_SIMD
-/* count_sums with AVX-512 (level 2): out (R, K) for replicates first .. first + R - 1, zeroed by
+/* count_sums with AVX-512 (level 2 or 3): out (R, K) for replicates first .. first + R - 1, zeroed by
  * the caller.  Per 8 replicates, each one's counts into a table of its own (bs_count1), then
  * bs_tilez over each tile of W columns (4, 8, 12 or 16: a 12-column row in one pass, not two of
  * 6).  *wrapped is set when a count passed 255 (or COUNT_LIMIT).  Returns 0, ERR_NOMEM, or ERR_PY
@@ -355,8 +355,8 @@ end:
 }
 
 /* _bootstrap_hooks(simd, count_limit[, pack_min]) -> (previous simd, previous count_limit,
- * supported simd, previous pack_min, packed): tests force the scalar (0), AVX2 (1) or AVX-512 (2)
- * kernels (capped at what the CPU has), lower the count past which count_sums declines, and set
+ * supported simd, previous pack_min, packed): tests force the scalar (0), AVX2 (1), AVX-512 (2)
+ * or AVX-512 with IFMA (3) kernels (capped at what the CPU has), lower the count past which count_sums declines, and set
  * the size of the doubles' table (bytes) from which replicate_sums packs 5-decimal values (AVX-512
  * only; 0: whenever they pack); packed counts the column blocks it packed so far.  -1 leaves a
  * setting as it is. */
@@ -364,8 +364,8 @@ static PyObject *mod_bootstrap_hooks(PyObject *self, PyObject *args) {
     int simd, limit;
     Py_ssize_t pack_min = -1;
     if (!PyArg_ParseTuple(args, "ii|n", &simd, &limit, &pack_min)) return NULL;
-    if (simd > 2 || limit > 255 || simd < -1 || limit < -1 || pack_min < -1) {
-        PyErr_SetString(PyExc_ValueError, "simd must be -1..2, count_limit -1..255 and pack_min -1 or more");
+    if (simd > 3 || limit > 255 || simd < -1 || limit < -1 || pack_min < -1) {
+        PyErr_SetString(PyExc_ValueError, "simd must be -1..3, count_limit -1..255 and pack_min -1 or more");
         return NULL;
     }
 #ifdef BOOTSTRAP_SIMD

@@ -29,19 +29,23 @@ typedef double bs_f64x8 __attribute__((vector_size(64)));
 #define BS_MASK ((1ULL << 48) - 1)
 #define BS_TWO52 0x4330000000000000ULL   /* the bits of 2^52 */
 #define BS_AVX2 __attribute__((target("avx2")))
-#define BS_AVX512 __attribute__((target("avx2,avx512f,avx512vl")))
-#define BS_AVX512F __attribute__((target("avx2,fma,avx512f,avx512vl")))   /* the packed kernel's decode */
+#define BS_AVX512 __attribute__((target("avx2,fma,avx512f,avx512vl,avx512dq")))
+#define BS_AVX512I __attribute__((target("avx2,fma,avx512f,avx512vl,avx512dq,avx512ifma")))
 
 /* 0: scalar kernels, 1: AVX2, 2: AVX-512 (F and VL: the same 256-bit code with 32 registers,
  * which the Perl-order sums' 24 accumulators fill; for rows of 12 or 16 columns those sums have
- * their own kernels, bs_sums8z and bs_sums8p; FMA, which every AVX-512 CPU has, for bs_sums8p) */
-static int bs_supported = -1, bs_allowed = 2;
+ * their own kernels, bootstrap_avx512.h's, whose draws take DQ's 64-bit multiply and conversion,
+ * and FMA: every CPU with AVX-512 VL has both), 3: AVX-512 with IFMA (Ice Lake, Zen 4 and
+ * later), whose 52-bit multiply-add takes the draws' multiply in one uop */
+static int bs_supported = -1, bs_allowed = 3;
 
 static int bs_level(void) {
     if (bs_supported < 0) {
         __builtin_cpu_init();
-        bs_supported = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                       __builtin_cpu_supports("fma") ? 2
+        int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                     __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma");
+        bs_supported = avx512 && __builtin_cpu_supports("avx512ifma") ? 3
+                       : avx512 ? 2
                        : __builtin_cpu_supports("avx2") ? 1 : 0;
     }
     return bs_allowed < bs_supported ? bs_allowed : bs_supported;
@@ -274,196 +278,76 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double 
         for (int j = 0; j < nv; j++) memcpy(out + (q * 4 + j) * 4, &a[q][j], 32);
 }
 
-/* bs_draw4 for the 8 replicates of one 512-bit vector, lane for lane */
-BS_AVX512 static inline __attribute__((always_inline)) __m256i bs_draw8z(__m512i *x, __m512d size) {
-    const __m512i al = _mm512_set1_epi64(0xDEECE66DLL);
-    __m512i lo = _mm512_mul_epu32(*x, al);
-    __m512i mid = _mm512_add_epi64(_mm512_mul_epu32(_mm512_srli_epi64(*x, 32), al),
-                                   _mm512_add_epi64(_mm512_slli_epi64(*x, 2), *x));
-    *x = _mm512_and_si512(_mm512_add_epi64(_mm512_add_epi64(lo, _mm512_slli_epi64(mid, 32)), _mm512_set1_epi64(0xB)),
-                          _mm512_set1_epi64(BS_MASK));
-    __m512d u = _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(*x, _mm512_set1_epi64(BS_TWO52))), _mm512_set1_pd(0x1p52));
-    return _mm512_cvttpd_epi32(_mm512_mul_pd(_mm512_mul_pd(u, _mm512_set1_pd(1.0 / 281474976710656.0)), size));
-}
-
-/* The AVX-512 form of bs_sums8 for rows of 12 or 16 columns (nv 3, 4; narrower rows keep
- * bs_sums8, measured as fast or faster there): the same sums, bit for bit, in fewer instructions
- * a draw, which matters because the prefetched loads overlap with them (at 100,000 x 12 a draw
- * costs about what its arithmetic alone costs plus half again).  The 8 replicates' generators
- * share one 512-bit vector (bs_draw4's operations, lane for lane); the ring holds each draw's
- * byte offset, computed in the vector, so that a load or a prefetch is one instruction on its
- * address; 16 columns add as two 512-bit vectors.  Unless the table is small (near: at most
- * BS_NEAR_MAX bytes, which L2 holds), the prefetches go to L2 only (prefetcht2): the table then
- * lives in L3 or memory, and L2 keeps more misses in flight than L1.
- *
- * split (nv 3 only; 1 or 2): the 12 columns as two tables, 8 columns (64-byte rows, at tbl)
- * and 4 (32-byte rows, at tbl + 8 N), instead of one of 96-byte rows.  A draw still reads two
- * lines, but the 4-column table is a third of the bytes and, while small, stays in L3 as the
- * 8-column one streams from memory.  bs_replicate_sums splits only while that table is at most
- * BS_SPLIT_MAX bytes: past it, two unrelated memory lines a draw cost more than the two adjacent
- * ones of a 96-byte row (200,000 x 12: 1.4 times the time).  Its rows are prefetched (into L1)
- * only past BS_PF4_MIN bytes (split 2): below, out-of-order execution hides its cache misses and
- * the prefetches cost more than they save (20,000 x 12: 0.85 of the time without them; 115,000:
- * 1.15 times).
- *
- * Measured in one process against the kernel before (bs_sums8 at every level; AVX-512 machine,
- * 32 MB of L3 shared with other jobs, whose load moves the ratios; time before / time after):
- * 100,000 x 12 1.07-1.22 (one table of 96-byte rows: 1.05), 200,000 x 12 1.9 (with the huge pages
- * of bs_replicate_sums' table), 50,000 x 12 1.17, 20,000 x 12 1.18, 2,000 x 12 1.26, 100,000 x 16 1.67,
- * 10,000 x 16 1.13. */
+/* bs_sums8z's tables (bootstrap_avx512.h): the 4-column table split off while at most BS_SPLIT_MAX
+ * bytes, its rows prefetched past BS_PF4_MIN; prefetches to L1 while the table is at most
+ * BS_NEAR_MAX bytes */
 #define BS_SPLIT_MAX ((size_t)4 << 20)
 #define BS_NEAR_MAX ((size_t)1 << 20)
 #define BS_PF4_MIN ((size_t)2 << 20)
 
-BS_AVX512 static inline __attribute__((always_inline)) void bs_sums8z(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, int split, int near, double *out) {
-    const __m512d size = _mm512_set1_pd((double)N);
-    const char *base = (const char *)tbl, *base4 = (const char *)(tbl + 8 * N);
-    /* a draw's offset: of its row, or (split) of its row in the 4-column table, the 8-column
-     * table's being twice it */
-    const size_t row = split ? 32 : (size_t)32 * (size_t)nv;
-    uint64_t seed[8];
-    for (int q = 0; q < 8; q++) seed[q] = perl_seed(r0 + q);
-    __m512i x = _mm512_loadu_si512(seed);
-    /* the accumulators: nv 4, two vectors of 8 columns a replicate; 3, three of 4; split, one
-     * of 8 and one of 4 */
-    bs_f64x8 z[8][2];
-    bs_f64x4 y[8][3];
-    for (int q = 0; q < 8; q++) {
-        z[q][0] = z[q][1] = (bs_f64x8){0};
-        y[q][0] = y[q][1] = y[q][2] = (bs_f64x4){0};
-    }
-    uint64_t ring[BS_AHEAD][8] __attribute__((aligned(64)));
-#define BS_PREFETCH_FAR(p) do { if (near) __builtin_prefetch((p), 0, 3); else __builtin_prefetch((p), 0, 1); } while (0)
-    for (Py_ssize_t d = 0; d < N + BS_AHEAD; d++) {
-        if (d >= BS_AHEAD) {
-            const uint64_t *slot = ring[(d - BS_AHEAD) & (BS_AHEAD - 1)];
-            for (int q = 0; q < 8; q++) {
-                if (split) {
-                    z[q][0] += *(const bs_f64x8 *)(base + 2 * slot[q]);
-                    y[q][0] += *(const bs_f64x4 *)(base4 + slot[q]);
-                } else if (nv == 4) {
-                    for (int j = 0; j < 2; j++) z[q][j] += ((const bs_f64x8 *)(base + slot[q]))[j];
-                } else {
-                    for (int j = 0; j < 3; j++) y[q][j] += ((const bs_f64x4 *)(base + slot[q]))[j];
-                }
-            }
-        }
-        if (d < N) {
-            __m256i at = bs_draw8z(&x, size);
-            uint64_t *slot = ring[d & (BS_AHEAD - 1)];
-            _mm512_store_si512(slot, _mm512_mul_epu32(_mm512_cvtepu32_epi64(at), _mm512_set1_epi64((long long)row)));
-            for (int q = 0; q < 8; q++) {
-                if (split) {
-                    BS_PREFETCH_FAR(base + 2 * slot[q]);
-                    if (split > 1) __builtin_prefetch(base4 + slot[q], 0, 3);
-                } else {
-                    BS_PREFETCH_FAR(base + slot[q]);
-                    BS_PREFETCH_FAR(base + slot[q] + row - 1);   /* the row's second line */
-                }
-            }
-        }
-    }
-#undef BS_PREFETCH_FAR
-    for (int q = 0; q < 8; q++) {
-        if (split) {
-            memcpy(out + q * 16, &z[q][0], 64);
-            memcpy(out + q * 16 + 8, &y[q][0], 32);
-        } else if (nv == 4) {
-            memcpy(out + q * 16, z[q], 128);
-        } else {
-            memcpy(out + q * 16, y[q], 96);
-        }
-    }
-}
-
 /* ---- replicate_sums on the Perl's 5-decimal values: rows of 32-bit integers ---------------
  * Flavor rouge155's values are the Perl's 5-decimal numbers, each the double nearest k / 10^5
- * for an integer k.  Stored as k (bs_pack5), a row of up to 16 columns is one 64-byte line where
- * 12 or 16 doubles take two, and a table of 100,000 rows 6.4 MB instead of 9.6 or 12.8.  Each
- * draw turns its row back into the very same doubles (bs_unpack5: q = k * 1e-5, then q's error
- * corrected by two fused multiply-adds; exact for every k up to 2,000,000, and bs_pack5 checks
- * each value: a column block with any other value keeps the doubles' kernels) and adds them as
- * bs_sums8z adds its rows, so every sum is the same bit for bit.  The unpacking costs more than
- * the second line saves while the doubles' table is in L2 or close to it, hence only from
- * BS_PACK_MIN bytes of doubles' table: on the Xeon measured (2 MB of L2), time with doubles /
- * packed at 12 columns 0.86 at 40,000 rows, 1.08 at 45,000, 1.17 at 65,000, 1.3 at 100,000, 1.6
- * at 300,000; at 16 columns 0.94 at 30,000, 1.05 at 40,000, 1.14 at 50,000. */
-#define BS_PACK_MIN ((size_t)9 << 19)   /* 4.5 MB: 49,152 rows of 12 columns, 36,864 of 16 */
+ * for an integer k.  Stored as k (bs_pack5), a row of 16 columns is one 64-byte line where 16
+ * doubles take two; a row of 12 keeps its last 4 columns as doubles beside the first 8 as k
+ * (half a line each): one line where 12 doubles take 1.5, and a table of 100,000 rows 6.4 MB
+ * instead of 9.6.  Each draw turns the k back into the very same doubles (bs_unpack5: exact for
+ * every k up to 2,000,000, and bs_pack5 checks each value: a column block with any other value
+ * keeps the doubles' kernels) and adds them as bs_sums8z adds its rows, so every sum is the same
+ * bit for bit.  The unpacking is the kernel's work, bound by the two vector ports: with all 12
+ * columns as k a table that L1 holds took 2.4 ns a draw, the doubles' kernel 1.3; with 8 as k,
+ * bs_unpack5's two operations for three and bs_draw8z's DQ draws 1.55, its IFMA draws 1.48.
+ * Packed from BS_PACK_MIN bytes of doubles' table, near where it outgrows L2 (this Xeon's 2 MB;
+ * ns a draw, IFMA draws, packed / doubles: 12 columns, 10,000 rows 1.49 / 1.31, 15,000 1.49 /
+ * 1.51, 20,000 1.49 / 1.65, 25,000 1.57 / 1.88, 100,000 1.97 / 3.63; 16 columns, 15,000 2.09 /
+ * 2.10, 20,000 2.07 / 2.40, 100,000 2.45 / 3.94). */
+#define BS_PACK_MIN ((size_t)3 << 19)   /* 1.5 MB: 16,384 rows of 12 columns, 12,288 of 16 */
 /* tests lower bs_pack_min and read bs_packed, the column blocks packed so far (_bootstrap_hooks) */
 static Py_ssize_t bs_pack_min = (Py_ssize_t)BS_PACK_MIN, bs_packed = 0;
 
-/* tbl[i * 16 + c] = the k of v[i * K + k0 + c] for c < kw, 0 for kw <= c < 16.  Returns 0 (tbl
- * partly written) at the first value that is not the double nearest k / 10^5 for some k with
- * 0 <= k <= 2,000,000 (-0.0, NaN and every unrounded value among them). */
-BS_AVX512F static int bs_pack5(const double *v, Py_ssize_t N, Py_ssize_t K, Py_ssize_t k0, Py_ssize_t kw, uint32_t *tbl) {
-    for (Py_ssize_t i = 0; i < N; i++)
-        for (Py_ssize_t c = 0; c < 16; c++) {
+/* 10^-5 - c_hi, c_hi being the double nearest 10^-5 (1e-5), to double precision (bs_unpack5) */
+#define BS_C_LO (-8.1808162581494437e-22)
+
+/* Row i of the table at tbl (64 bytes a row): the k of v[i * K + k0 + c] for c < 16 (kw > 12)
+ * or c < 8 (kw <= 12: then the columns 8..11 follow as doubles, from byte 32), 0 past kw.
+ * Returns 0 (tbl partly written) at the first k column's value that is not the double nearest
+ * k / 10^5 for some k with 0 <= k <= 2,000,000 (-0.0, NaN and every unrounded value among them). */
+BS_AVX512 static int bs_pack5(const double *v, Py_ssize_t N, Py_ssize_t K, Py_ssize_t k0, Py_ssize_t kw, uint32_t *tbl) {
+    int ks = kw > 12 ? 16 : 8;
+    for (Py_ssize_t i = 0; i < N; i++) {
+        for (Py_ssize_t c = 0; c < ks; c++) {
             uint32_t k = 0;
             if (c < kw) {
                 double x = v[i * K + k0 + c];
                 if (!(x >= 0.0 && x <= 20.0)) return 0;
                 k = (uint32_t)(x * 1e5 + 0.5);
-                double q = (double)k * 1e-5, y = __builtin_fma(__builtin_fma(-q, 1e5, (double)k), 1e-5, q);
+                double c5 = (double)k, y = __builtin_fma(c5, 1e-5, c5 * BS_C_LO);   /* bs_unpack5's */
                 if (memcmp(&x, &y, 8) != 0) return 0;
             }
             tbl[i * 16 + c] = k;
         }
+        if (ks == 8)
+            for (Py_ssize_t c = 8; c < 12; c++) {
+                double x = c < kw ? v[i * K + k0 + c] : 0.0;
+                memcpy(tbl + i * 16 + 8 + (c - 8) * 2, &x, 8);
+            }
+    }
     return 1;
 }
 
-/* bs_pack5's k back into its double, 8 at a time: the scalar check's operations */
-BS_AVX512F static inline __attribute__((always_inline)) __m512d bs_unpack5(__m256i k) {
-    __m512d c = _mm512_cvtepu32_pd(k), q = _mm512_mul_pd(c, _mm512_set1_pd(1e-5));
-    return _mm512_fmadd_pd(_mm512_fnmadd_pd(q, _mm512_set1_pd(1e5), c), _mm512_set1_pd(1e-5), q);
-}
-
-/* bs_sums8z over bs_pack5's table, nv 3 (12 columns: a vector of 8 sums a replicate, and the
- * 4-column tails of two replicates' rows unpacked together into one vector: 100,000 x 12 took
- * 2.77 against 3.09 us/pair with a 4-lane unpacking each) or 4 (16: two of 8).  The table is past
- * L2 here: prefetches to L2, as bs_sums8z's far ones (without them 1.3 times the time; 16 draws
- * ahead instead of 8 did not help). */
-BS_AVX512F static inline __attribute__((always_inline)) void bs_sums8p(const uint32_t *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
-    const __m512d size = _mm512_set1_pd((double)N);
-    const char *base = (const char *)tbl;
-    uint64_t seed[8];
-    for (int q = 0; q < 8; q++) seed[q] = perl_seed(r0 + q);
-    __m512i x = _mm512_loadu_si512(seed);
-    __m512d z[8], w[8];
-    for (int q = 0; q < 8; q++) z[q] = w[q] = _mm512_setzero_pd();
-    uint64_t ring[BS_AHEAD][8] __attribute__((aligned(64)));
-    for (Py_ssize_t d = 0; d < N + BS_AHEAD; d++) {
-        if (d >= BS_AHEAD) {
-            const uint64_t *slot = ring[(d - BS_AHEAD) & (BS_AHEAD - 1)];
-            for (int q = 0; q < 8; q++) {
-                const char *row = base + slot[q];
-                z[q] = _mm512_add_pd(z[q], bs_unpack5(_mm256_load_si256((const __m256i *)row)));
-                if (nv == 4) w[q] = _mm512_add_pd(w[q], bs_unpack5(_mm256_load_si256((const __m256i *)(row + 32))));
-            }
-            if (nv == 3)   /* the 4-column tails of two replicates' rows in one vector */
-                for (int q = 0; q < 8; q += 2) {
-                    __m256i t = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_load_si128((const __m128i *)(base + slot[q] + 32))),
-                                                        _mm_load_si128((const __m128i *)(base + slot[q + 1] + 32)), 1);
-                    w[q >> 1] = _mm512_add_pd(w[q >> 1], bs_unpack5(t));
-                }
-        }
-        if (d < N) {
-            __m256i at = bs_draw8z(&x, size);
-            uint64_t *slot = ring[d & (BS_AHEAD - 1)];
-            _mm512_store_si512(slot, _mm512_slli_epi64(_mm512_cvtepu32_epi64(at), 6));   /* 64-byte rows */
-            for (int q = 0; q < 8; q++) __builtin_prefetch(base + slot[q], 0, 1);
-        }
-    }
-    for (int q = 0; q < 8; q++) {
-        _mm512_storeu_pd(out + q * 16, z[q]);
-        if (nv == 4) _mm512_storeu_pd(out + q * 16 + 8, w[q]);
-        else _mm256_storeu_pd(out + q * 16 + 8, q & 1 ? _mm512_extractf64x4_pd(w[q >> 1], 1) : _mm512_castpd512_pd256(w[q >> 1]));
-    }
-}
-
-BS_AVX512F static void bs_sums8p_avx512(const uint32_t *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
-    if (nv == 3) bs_sums8p(tbl, N, r0, 3, out);
-    else bs_sums8p(tbl, N, r0, 4, out);
-}
+#define BS_K(name) name##_dq
+#define BS_KT BS_AVX512
+#define BS_KIFMA 0
+#include "bootstrap_avx512.h"
+#undef BS_K
+#undef BS_KT
+#undef BS_KIFMA
+#define BS_K(name) name##_ifma
+#define BS_KT BS_AVX512I
+#define BS_KIFMA 1
+#include "bootstrap_avx512.h"
+#undef BS_K
+#undef BS_KT
+#undef BS_KIFMA
 
 /* nv, split and near constants in each copy, so that the accumulators stay in registers */
 BS_AVX2 static void bs_sums8_avx2(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, double *out) {
@@ -474,25 +358,8 @@ BS_AVX2 static void bs_sums8_avx2(const double *tbl, Py_ssize_t N, Py_ssize_t r0
     default: bs_sums8(tbl, N, r0, 4, out); break;
     }
 }
-BS_AVX512 static void bs_sums8_avx512(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv, int split, int near, double *out) {
-#define BS_NEAR(NV, SPLIT) do { \
-        if (near) bs_sums8z(tbl, N, r0, NV, SPLIT, 1, out); \
-        else bs_sums8z(tbl, N, r0, NV, SPLIT, 0, out); \
-    } while (0)
-    switch (nv) {
-    case 1: bs_sums8(tbl, N, r0, 1, out); break;   /* rows of one line: bs_sums8 is as fast or faster */
-    case 2: bs_sums8(tbl, N, r0, 2, out); break;
-    case 3:
-        if (split > 1) BS_NEAR(3, 2);
-        else if (split) BS_NEAR(3, 1);
-        else BS_NEAR(3, 0);
-        break;
-    default: BS_NEAR(4, 0); break;
-    }
-#undef BS_NEAR
-}
 
-/* replicate_sums with the vector kernels (level 1 or 2): out (R, K) for replicates first ..
+/* replicate_sums with the vector kernels (level 1, 2 or 3): out (R, K) for replicates first ..
  * first + R - 1, zeroed by the caller;
  * between blocks of replicates the signal handlers run (nogil_signals: *ts is the caller's saved
  * thread state).  Returns 0, ERR_NOMEM, or ERR_PY when a handler raised (its exception set). */
@@ -527,8 +394,10 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
         for (Py_ssize_t r0 = 0; r0 < R; r0 += 8) {
             if (nogil_signals(ts, last)) { huge_free(raw, mapped); return ERR_PY; }
             double acc[8 * 16];
-            if (packed) bs_sums8p_avx512((const uint32_t *)tbl, N, first + r0, nv, acc);
-            else if (level >= 2) bs_sums8_avx512(tbl, N, first + r0, nv, split, near, acc);
+            if (packed && level >= 3) bs_sums8p_avx512_ifma((const uint32_t *)tbl, N, first + r0, nv, acc);
+            else if (packed) bs_sums8p_avx512_dq((const uint32_t *)tbl, N, first + r0, nv, acc);
+            else if (level >= 3) bs_sums8_avx512_ifma(tbl, N, first + r0, nv, split, near, acc);
+            else if (level >= 2) bs_sums8_avx512_dq(tbl, N, first + r0, nv, split, near, acc);
             else bs_sums8_avx2(tbl, N, first + r0, nv, acc);
             for (Py_ssize_t q = 0; q < 8 && r0 + q < R; q++)
                 for (Py_ssize_t c = 0; c < kw; c++) o[(r0 + q) * K + k0 + c] = acc[q * 16 + c];
@@ -540,5 +409,5 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
 
 #undef BS_AVX2
 #undef BS_AVX512
-#undef BS_AVX512F
+#undef BS_AVX512I
 #endif
