@@ -39,7 +39,8 @@
  *   interrupts.c      Ctrl-C inside one long call (no Python counterpart: Python checks between bytecodes)
  *   pairwise.c      <- pairwise.py (score_matrix, filter_near_duplicates)
  *   bootstrap.c     <- bootstrap.py (the Perl bootstrap's replicate sums)
- *   bootstrap_simd.c  the same sums in AVX2 / AVX-512 vectors, chosen at run time (x86-64)
+ *   bootstrap_simd.c  the same sums in AVX2 / AVX-512 vectors, chosen at run time (x86-64);
+ *                     it includes bootstrap_avx512.h twice (AVX-512 with DQ, and with IFMA)
  *   perl_config.c   <- cli/perl_config.py (the canonical XML config scanner)
  *   perl_cli.c      <- cli/perl_cli.py (whole-file reads)
  *   text_utf8.c       a str's UTF-8 for the readers, and lost_text.py's bound (ASCII runs 16 at a time)

@@ -2,8 +2,8 @@
  * AVX-512 with DQ (level 2) and once with IFMA too (level 3), after defining BS_K(name) (this
  * copy's name for each function), BS_KT (its target attribute) and BS_KIFMA (1 in the IFMA copy);
  * it is not compiled on its own.  The two copies differ only in bs_draw8z's multiply.  The
- * kernels of the Perl-order sums (replicate_sums) for rows of 12 or 16 columns, every lane doing
- * bootstrap.py's operations on the same operands in the same order. */
+ * AVX-512 kernels of the Perl-order sums (replicate_sums), every lane doing bootstrap.py's
+ * operations on the same operands in the same order. */
 
 /* bs_draw4 for the 8 replicates of one 512-bit vector, lane for lane: the next draw's rows, as
  * 64-bit integers.  x * A + 0xB in one IFMA multiply-add (its low 52 bits: x < 2^48 and A < 2^35
@@ -25,8 +25,8 @@ BS_KT static inline __attribute__((always_inline)) __m512i BS_K(bs_draw8z)(__m51
     return _mm512_cvttpd_epu64(_mm512_fmadd_pd(u, scale, shift));
 }
 
-/* The AVX-512 form of bs_sums8 for rows of 12 or 16 columns (nv 3, 4; narrower rows keep
- * bs_sums8, measured as fast or faster there): the same sums, bit for bit, in fewer instructions
+/* The AVX-512 form of bs_sums8 (rows of 4 to 16 columns, nv 1-4; rows of one line up to
+ * BS_LINE_ROWS_MAX bytes of table, bs_sums8 past it): the same sums, bit for bit, in fewer instructions
  * a draw, which matters because the prefetched loads overlap with them (at 100,000 x 12 a draw
  * costs about what its arithmetic alone costs plus half again).  The 8 replicates' generators
  * share one 512-bit vector (bs_draw8z); the ring holds each draw's
@@ -59,8 +59,8 @@ BS_KT static inline __attribute__((always_inline)) void BS_K(bs_sums8z)(const do
     uint64_t seed[8];
     for (int q = 0; q < 8; q++) seed[q] = perl_seed(r0 + q);
     __m512i x = _mm512_loadu_si512(seed);
-    /* the accumulators: nv 4, two vectors of 8 columns a replicate; 3, three of 4; split, one
-     * of 8 and one of 4 */
+    /* the accumulators: nv 4, two vectors of 8 columns a replicate; 2, one; 3 and 1, three and
+     * one of 4; split, one of 8 and one of 4 */
     bs_f64x8 z[8][2];
     bs_f64x4 y[8][3];
     for (int q = 0; q < 8; q++) {
@@ -78,8 +78,10 @@ BS_KT static inline __attribute__((always_inline)) void BS_K(bs_sums8z)(const do
                     y[q][0] += *(const bs_f64x4 *)(base4 + slot[q]);
                 } else if (nv == 4) {
                     for (int j = 0; j < 2; j++) z[q][j] += ((const bs_f64x8 *)(base + slot[q]))[j];
+                } else if (nv == 2) {
+                    z[q][0] += *(const bs_f64x8 *)(base + slot[q]);
                 } else {
-                    for (int j = 0; j < 3; j++) y[q][j] += ((const bs_f64x4 *)(base + slot[q]))[j];
+                    for (int j = 0; j < nv; j++) y[q][j] += ((const bs_f64x4 *)(base + slot[q]))[j];
                 }
             }
         }
@@ -92,7 +94,7 @@ BS_KT static inline __attribute__((always_inline)) void BS_K(bs_sums8z)(const do
                     if (split > 1) __builtin_prefetch(base4 + slot[q], 0, 3);
                 } else {
                     BS_PREFETCH_FAR(base + slot[q]);
-                    BS_PREFETCH_FAR(base + slot[q] + row - 1);   /* the row's second line */
+                    if (nv > 2) BS_PREFETCH_FAR(base + slot[q] + row - 1);   /* the row's second line */
                 }
             }
         }
@@ -104,8 +106,10 @@ BS_KT static inline __attribute__((always_inline)) void BS_K(bs_sums8z)(const do
             memcpy(out + q * 16 + 8, &y[q][0], 32);
         } else if (nv == 4) {
             memcpy(out + q * 16, z[q], 128);
+        } else if (nv == 2) {
+            memcpy(out + q * 16, &z[q][0], 64);
         } else {
-            memcpy(out + q * 16, y[q], 96);
+            memcpy(out + q * 16, y[q], (size_t)nv * 32);
         }
     }
 }
@@ -172,8 +176,16 @@ BS_KT static void BS_K(bs_sums8_avx512)(const double *tbl, Py_ssize_t N, Py_ssiz
         else BS_K(bs_sums8z)(tbl, N, r0, NV, SPLIT, 0, out); \
     } while (0)
     switch (nv) {
-    case 1: bs_sums8(tbl, N, r0, 1, out); break;   /* rows of one line: bs_sums8 is as fast or faster */
-    case 2: bs_sums8(tbl, N, r0, 2, out); break;
+    /* rows of one line (4 or 8 columns): prefetched into L1, up to BS_LINE_ROWS_MAX bytes of
+     * table; past it bs_sums8 (see there) */
+    case 1:
+        if ((size_t)N * 32 <= BS_LINE_ROWS_MAX) BS_K(bs_sums8z)(tbl, N, r0, 1, 0, 1, out);
+        else bs_sums8(tbl, N, r0, 1, out);
+        break;
+    case 2:
+        if ((size_t)N * 64 <= BS_LINE_ROWS_MAX) BS_K(bs_sums8z)(tbl, N, r0, 2, 0, 1, out);
+        else bs_sums8(tbl, N, r0, 2, out);
+        break;
     case 3:
         if (split > 1) BS_NEAR(3, 2);
         else if (split) BS_NEAR(3, 1);

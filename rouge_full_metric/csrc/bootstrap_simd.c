@@ -278,9 +278,15 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sums8(const double 
         for (int j = 0; j < nv; j++) memcpy(out + (q * 4 + j) * 4, &a[q][j], 32);
 }
 
-/* bs_sums8z's tables (bootstrap_avx512.h): the 4-column table split off while at most BS_SPLIT_MAX
- * bytes, its rows prefetched past BS_PF4_MIN; prefetches to L1 while the table is at most
- * BS_NEAR_MAX bytes */
+/* bs_sums8z's tables (bootstrap_avx512.h explains them): 12 columns split into an 8- and a
+ * 4-column table while the latter is at most BS_SPLIT_MAX bytes, its rows prefetched past
+ * BS_PF4_MIN; prefetches to L1 while the table is at most BS_NEAR_MAX bytes.  Rows of 4 or 8
+ * columns (one line) up to BS_LINE_ROWS_MAX bytes, prefetched into L1; bs_sums8 beyond.  ns a
+ * draw, IFMA draws, bs_sums8 / bs_sums8z: 3 columns, 1,000 rows 1.04 / 0.69, 50,000 1.07 /
+ * 0.76, 100,000 1.22 / 1.11, 300,000 1.89 / 1.87; 6 columns, 1,000 1.12 / 0.73, 50,000 1.39 /
+ * 1.11, 100,000 1.67 / 1.55, 150,000 1.97 / 1.92, 300,000 3.16 / 3.89 (bs_sums8z prefetching
+ * into L2 instead: 100,000 rows 1.24 and 1.72-1.79). */
+#define BS_LINE_ROWS_MAX ((size_t)8 << 20)
 #define BS_SPLIT_MAX ((size_t)4 << 20)
 #define BS_NEAR_MAX ((size_t)1 << 20)
 #define BS_PF4_MIN ((size_t)2 << 20)
