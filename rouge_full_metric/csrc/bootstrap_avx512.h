@@ -26,12 +26,12 @@ BS_KT static inline __attribute__((always_inline)) __m512i BS_K(bs_draw8z)(__m51
 }
 
 /* The AVX-512 form of bs_sums8 (rows of 4 to 16 columns, nv 1-4; rows of one line up to
- * BS_LINE_ROWS_MAX bytes of table, bs_sums8 past it): the same sums, bit for bit, in fewer instructions
- * a draw, which matters because the prefetched loads overlap with them (at 100,000 x 12 a draw
- * costs about what its arithmetic alone costs plus half again).  The 8 replicates' generators
- * share one 512-bit vector (bs_draw8z); the ring holds each draw's
- * byte offset, computed in the vector, so that a load or a prefetch is one instruction on its
- * address; 16 columns add as two 512-bit vectors.  Unless the table is small (near: at most
+ * BS_LINE_ROWS_MAX bytes of table, bs_sums8 past it): the same sums, bit for bit, in fewer
+ * instructions a draw, which matters because the prefetched loads overlap with them (at 100,000
+ * x 12 a draw costs about what its arithmetic alone costs plus half again).  The 8 replicates'
+ * generators share one 512-bit vector (bs_draw8z); the ring holds each draw's byte offset,
+ * computed in the vector, so that a load or a prefetch is one instruction on its address; 16
+ * columns add as two 512-bit vectors.  Unless the table is small (near: at most
  * BS_NEAR_MAX bytes, which L2 holds), the prefetches go to L2 only (prefetcht2): the table then
  * lives in L3 or memory, and L2 keeps more misses in flight than L1.
  *
@@ -177,7 +177,7 @@ BS_KT static void BS_K(bs_sums8_avx512)(const double *tbl, Py_ssize_t N, Py_ssiz
     } while (0)
     switch (nv) {
     /* rows of one line (4 or 8 columns): prefetched into L1, up to BS_LINE_ROWS_MAX bytes of
-     * table; past it bs_sums8 (see there) */
+     * table; past it bs_sums8 (bootstrap_simd.c measures both beside BS_LINE_ROWS_MAX) */
     case 1:
         if ((size_t)N * 32 <= BS_LINE_ROWS_MAX) BS_K(bs_sums8z)(tbl, N, r0, 1, 0, 1, out);
         else bs_sums8(tbl, N, r0, 1, out);
