@@ -41,10 +41,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-
-
 # csrc/bootstrap_simd.c's kernel levels (_bootstrap_hooks)
 KERNEL_LEVELS = ("scalar", "AVX2", "AVX-512", "AVX-512 with IFMA")
+
 
 def texts(pairs, seed=2024):
     from bench import TextMaker

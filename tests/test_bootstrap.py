@@ -407,8 +407,9 @@ def _five_decimals(rng, shape, top=1.0):
 
 
 def test_perl_order_sums_of_five_decimal_values_packed_bit_for_bit(simd_levels):
-    # The AVX-512 kernel stores 5-decimal values as 32-bit integers (csrc/bootstrap_simd.c's
-    # bs_pack5) once the table is large; the hook packs at any size here.  Every width 1..40
+    # The AVX-512 kernels store 5-decimal values as 32-bit integers (csrc/bootstrap_simd.c's
+    # bs_pack5: a 16-column row's all, a 12-column row's first 8) once the table is large; the
+    # hook packs at any size here.  Every width 1..40
     # (column blocks of 9-16 pack), row counts that are no multiple of 8, values up to 20.
     import numpy as np
 

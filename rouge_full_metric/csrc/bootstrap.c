@@ -216,11 +216,11 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes,
 }
 
 #ifdef BOOTSTRAP_SIMD
-/* count_sums with AVX-512 (level 2 or 3): out (R, K) for replicates first .. first + R - 1, zeroed by
- * the caller.  Per 8 replicates, each one's counts into a table of its own (bs_count1), then
- * bs_tilez over each tile of W columns (4, 8, 12 or 16: a 12-column row in one pass, not two of
- * 6).  *wrapped is set when a count passed 255 (or COUNT_LIMIT).  Returns 0, ERR_NOMEM, or ERR_PY
- * when a signal handler raised.
+/* count_sums with AVX-512 (level 2 or 3): out (R, K) for replicates first .. first + R - 1,
+ * zeroed by the caller.  Per 8 replicates, each one's counts into a table of its own
+ * (bs_count1), then bs_tilez over each tile of W columns (4, 8, 12 or 16: a 12-column row in one
+ * pass, not two of 6).  *wrapped is set when a count passed 255 (or COUNT_LIMIT).  Returns 0,
+ * ERR_NOMEM, or ERR_PY when a signal handler raised.
  *
  * AVX2 (level 1) counts with bs_count1 too, and interleaves the 8 tables into one of 8 bytes a row
  * for bs_tile6 (bs_count8_own): an AVX2 form of bs_tilez reading the 8 tables (two gathers of 4
@@ -356,10 +356,10 @@ end:
 
 /* _bootstrap_hooks(simd, count_limit[, pack_min]) -> (previous simd, previous count_limit,
  * supported simd, previous pack_min, packed): tests force the scalar (0), AVX2 (1), AVX-512 (2)
- * or AVX-512 with IFMA (3) kernels (capped at what the CPU has), lower the count past which count_sums declines, and set
- * the size of the doubles' table (bytes) from which replicate_sums packs 5-decimal values (AVX-512
- * only; 0: whenever they pack); packed counts the column blocks it packed so far.  -1 leaves a
- * setting as it is. */
+ * or AVX-512 with IFMA (3) kernels (capped at what the CPU has), lower the count past which
+ * count_sums declines, and set the size of the doubles' table (bytes) from which replicate_sums
+ * packs 5-decimal values (AVX-512 only; 0: whenever they pack); packed counts the column blocks
+ * it packed so far.  -1 leaves a setting as it is. */
 static PyObject *mod_bootstrap_hooks(PyObject *self, PyObject *args) {
     int simd, limit;
     Py_ssize_t pack_min = -1;
