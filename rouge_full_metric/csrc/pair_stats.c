@@ -159,12 +159,19 @@ static double pair_count(Py_ssize_t T, Py_ssize_t gap) {
 
 /* Clipped matching by consuming the prediction's counts: a reference item with a count left takes
  * one (min(prediction count, reference count) summed over items, as the reference counts it).
- * The consumed items go to log so that restore() can hand them back for the next reference. */
-static inline Py_ssize_t consume(int32_t *cnt, int32_t id, int32_t *log, Py_ssize_t nlog) {
+ * take() returns 1 when it took one (without a branch: whether a count is left is a coin toss for
+ * the predictor); consume() also logs the item so that restore() can hand the counts back for
+ * the next reference.  Where the counts are not needed again (the last reference) or come back
+ * from a snapshot, take() alone. */
+static inline int32_t take(int32_t *cnt, int32_t id) {
     int32_t c = cnt[id], h = c > 0;
     cnt[id] = c - h;
+    return h;
+}
+
+static inline Py_ssize_t consume(int32_t *cnt, int32_t id, int32_t *log, Py_ssize_t nlog) {
     log[nlog] = id;
-    return nlog + h;
+    return nlog + take(cnt, id);
 }
 
 static inline void restore(int32_t *cnt, const int32_t *log, Py_ssize_t nlog) {
@@ -289,11 +296,7 @@ static int pair_part(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, int ti, int ga
                 int32_t base = (lr[i] + 1) * (int32_t)W + 1;
                 Py_ssize_t jend = i + pspan < T ? i + pspan : T;
                 if (snap)
-                    for (Py_ssize_t j = i + 1; j < jend; j++) {
-                        int32_t *c = cnt + base + lr[j], h = *c > 0;
-                        *c -= h;
-                        nlog += h;
-                    }
+                    for (Py_ssize_t j = i + 1; j < jend; j++) nlog += take(cnt, base + lr[j]);
                 else
                     for (Py_ssize_t j = i + 1; j < jend; j++) nlog = consume(cnt, base + lr[j], log, nlog);
             }
@@ -508,11 +511,7 @@ NOINLINE static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssi
         for (Py_ssize_t r = 0; r < M; r++) {
             Py_ssize_t base = w->lro[r], wins = w->lro[r + 1] - base - n + 1, nlog = 0;
             if (r + 1 == M) {   /* the last reference: no counts to hand back, so no log */
-                for (Py_ssize_t q = 0; q < wins; q++) {
-                    int32_t id = rid[base + q], c = cnt[id], h = c > 0;
-                    cnt[id] = c - h;
-                    nlog += h;
-                }
+                for (Py_ssize_t q = 0; q < wins; q++) nlog += take(cnt, rid[base + q]);
                 nh[r] = (double)nlog;
                 break;
             }
