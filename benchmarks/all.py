@@ -16,6 +16,9 @@ prints what each prints — its ratios included.
   bench_shapes.py     score() loops, small batches, several references, rouge3-rouge9 and custom
                       tokenizers against rouge-score-rs, and the rows where rs is faster
 
+and, last, issue 21's targets judged from what they printed (targets.py: a markdown table, a
+verdict per target; `python benchmarks/targets.py SAVED_OUTPUT` prints it again).
+
 Usage: python benchmarks/all.py [--quick]   (--quick: smaller inputs, fewer runs: a smoke run)
 """
 import argparse
@@ -23,6 +26,8 @@ import os
 import subprocess
 import sys
 import time
+
+import targets   # beside this script (its folder heads sys.path)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -54,15 +59,30 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true")
     a = ap.parse_args()
-    failed = []
+    failed, printed = [], []
+
+    def say(line):
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        printed.append(line)
+
+    # each script unbuffered, so that its lines come as it prints them
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
     for script, *args in (QUICK if a.quick else FULL):
-        print("=" * 100)
-        print("$ python benchmarks/%s %s" % (script, " ".join(args)), flush=True)
+        say("=" * 100 + "\n")
+        say("$ python benchmarks/%s %s\n" % (script, " ".join(args)))
         start = time.perf_counter()
-        code = subprocess.call([sys.executable, os.path.join(HERE, script), *args], cwd=os.path.dirname(HERE))
-        print("(%s: %.0f s, exit %d)" % (script, time.perf_counter() - start, code), flush=True)
+        proc = subprocess.Popen([sys.executable, os.path.join(HERE, script), *args], cwd=os.path.dirname(HERE),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        for line in proc.stdout:
+            say(line)
+        code = proc.wait()
+        say("(%s: %.0f s, exit %d)\n" % (script, time.perf_counter() - start, code))
         if code:
             failed.append(script)
+    print("=" * 100)
+    print("issue 21's targets, from this run (benchmarks/targets.py):\n")
+    print(targets.markdown(targets.judge(targets.parse("".join(printed)))))
     if failed:
         print("failed: " + ", ".join(failed))
         sys.exit(1)

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""Issue 21's speed targets, judged from one run of ``all.py``: a table and a verdict per target.
+
+``all.py`` prints this table at its end; this script reads a saved output again (or several, one
+table each), so that the figures quoted in docs/speed.md come from one run, mechanically, and a
+target counts as reached only when every row it covers is in the run and meets it.  A row the run
+lacks (a script failed, or ran with --quick) is "not measured", never "reached".
+
+The targets (issue 21, "Targets"):
+  news        rouge_score set, news, unstemmed warm: <= 4 us/pair, and <= 2x the tokenize + hash +
+              intern floor (bench_floor.py)
+  stemmed     cold stemmed at 500, 2,000 and 10,000 pairs: >= 2x faster than rouge-score-rs
+              (bench_stemmed_cold.py, one reference and four)
+  long        ~800-token pairs: every single type ahead of rouge-score-rs, rougeL >= 1.5x
+              (bench_types.py)
+  ahead       ahead of rouge-score-rs in every configuration a user meets: bench.py's workloads,
+              bench_types.py's rows and every shape of bench_shapes.py
+  n_jobs      n_jobs=2 >= 1.9x of n_jobs=1 with the second core free, >= 0.97x with it busy
+              (bench_njobs.py); the one-CPU rows, where both settings run the same code, give the
+              spread of two measurements of one thing on the machine in hand
+  compute     compute(flavor="rouge_score", aggregate="mean") <= 1.3x score_batch + evaluate's
+              own cost; memory of compute <= 2x score_batch's beyond evaluate's own (bench_evaluate.py)
+  bootstrap   the bootstrap <= 2 us/pair at 100,000 pairs, both orders (bench_evaluate.py)
+
+Usage: python benchmarks/targets.py RESULTS.txt [RESULTS.txt ...] [--compare]
+       (--compare: one table, a column per run: each target's deciding figure and verdict)
+   or: python benchmarks/all.py   (runs everything, then prints this table)
+
+>>> rows = judge(parse(EXAMPLE))
+>>> [(r.target, r.verdict) for r in rows if r.target.startswith("news")]
+[('news: <= 4 us/pair', 'not measured'), ('news: <= 2 x its floor', 'not reached')]
+"""
+import os
+import re
+import sys
+from typing import Dict, List, NamedTuple, Optional
+
+# A piece of an all.py run, for the doctest above.
+EXAMPLE = """\
+$ python benchmarks/bench_floor.py --runs 9
+blocks: + intern               1.45       12.3       1.00
+rfm rouge_score set            3.88       32.8       2.67
+"""
+
+
+class Row(NamedTuple):
+    target: str     # the target, as the issue states it
+    measured: str   # what the run gave
+    verdict: str    # "reached", "not reached" or "not measured"
+    worst: str = "-"   # the figure that decides it: the worst row the target covers
+
+
+def sections(text: str) -> Dict[str, str]:
+    """{script: its output} from all.py's output (each script's part starts with "$ python
+    benchmarks/SCRIPT")."""
+    out: Dict[str, str] = {}
+    parts = re.split(r"^\$ python benchmarks/(\S+\.py)[^\n]*\n", text, flags=re.M)
+    for k in range(1, len(parts) - 1, 2):
+        out[parts[k]] = parts[k + 1]
+    return out
+
+
+def _num(pattern: str, text: str) -> Optional[float]:
+    m = re.search(pattern, text, flags=re.M)
+    return float(m.group(1).replace(",", "")) if m else None
+
+
+def parse(text: str) -> dict:
+    """The figures the targets need, from one all.py output; a figure the run lacks is left out."""
+    s = sections(text)
+    p: dict = {}
+    bench = s.get("bench.py", "")
+    for wl in ("news", "long", "multi-ref"):
+        for stem in ("", " stem"):
+            ours = _num(r"^%s\s+rfm flavor rouge_score%s\s+\d+\s+([\d.]+)" % (wl, stem), bench)
+            rs = _num(r"^%s\s+rouge-score-rs%s\s+\d+\s+([\d.]+)" % (wl, stem), bench)
+            if ours is not None and rs is not None:
+                p.setdefault("bench", []).append(("%s%s" % (wl, ", stemmed" if stem else ""), ours, rs))
+    floor = s.get("bench_floor.py", "")
+    p["floor"] = _num(r"^blocks: \+ intern\s+([\d.]+)", floor)
+    p["news"] = _num(r"^rfm rouge_score set\s+([\d.]+)", floor)
+    p["news_floor"] = _num(r"^rfm rouge_score set\s+[\d.]+\s+[\d.]+\s+([\d.]+)", floor)   # of its unrounded times
+    types = s.get("bench_types.py", "")
+    for part in re.split(r"^(?=\S+: \d+ pairs)", types, flags=re.M):
+        head = re.match(r"(\S+): (\d+) pairs", part)
+        if head:
+            p.setdefault("types", {})[head.group(1)] = [
+                (m.group(1), float(m.group(2)), float(m.group(3)))
+                for m in re.finditer(r"^\s+(rouge\S+)\s+([\d.]+)\s+([\d.]+)\s+[\d.]+x", part, flags=re.M)]
+    cold = s.get("bench_stemmed_cold.py", "")
+    p["cold"] = [(int(m.group(1)), int(m.group(2)), float(m.group(3)))
+                 for m in re.finditer(r"^cold stemmed\s+(\d+) pairs, (\d+) refs?\s*:.*-> ([\d.]+)x faster than rouge-score-rs",
+                                      cold, flags=re.M)]
+    ev = s.get("bench_evaluate.py", "")
+    p["evaluate_pairs"] = _num(r"^(\d+) pairs, CPU medians", ev)
+    p["compute"] = _num(r"^compute mean / \(score_batch \+ evaluate alone\): ([\d.]+)", ev)
+    p["memory"] = _num(r"\(compute mean - evaluate alone\) / score_batch: ([\d.]+)", ev)
+    p["boot_exact"] = _num(r"^bootstrap exact, [^:]*: ([\d.]+) us/pair", ev)
+    p["boot_counts"] = _num(r"^bootstrap counts, [^:]*: ([\d.]+) us/pair", ev)
+    nj = s.get("bench_njobs.py", "")
+    p["njobs"] = [(m.group(1), m.group(2), m.group(3), float(m.group(4)), m.group(5) and float(m.group(5)))
+                  for m in re.finditer(r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|[^|]*\|[^|]*\|"
+                                       r"\s+([\d.]+)x\s+[\d.]+x(?:\s*\|\s+([\d.]+)x)?", nj, flags=re.M)]
+    shapes = s.get("bench_shapes.py", "")
+    p["shapes"] = [(m.group(1).strip(), float(m.group(2)), float(m.group(3)))
+                   for m in re.finditer(r"^(\S.*?)\s+([\d.]+)\s+([\d.]+)\s+[\d.]+\s*$", shapes, flags=re.M)]
+    return p
+
+
+def _verdict(ok: Optional[bool]) -> str:
+    return "not measured" if ok is None else ("reached" if ok else "not reached")
+
+
+def _all(values, test) -> Optional[bool]:
+    """Whether every value passes; None for no values at all."""
+    values = list(values)
+    return None if not values else all(test(v) for v in values)
+
+
+def judge(p: dict) -> List[Row]:
+    """One Row per target, strictest reading: every row a target covers must meet it."""
+    rows = []
+    news, floor = p.get("news"), p.get("floor")
+    # both scripts time the same set on the same pairs: bench.py back to back, bench_floor.py in turns
+    warm = [v for name, v, _ in p.get("bench", []) if name == "news"]
+    both = [("bench.py", warm[0])] if warm else []
+    both += [("bench_floor.py", news)] if news else []
+    rows.append(Row("news: <= 4 us/pair", ", ".join("%s %.2f us/pair" % b for b in both) or "-",
+                    _verdict(_all((v for _, v in both), lambda v: v <= 4.0) if len(both) == 2 else None),
+                    "%.2f" % max(v for _, v in both) if both else "-"))
+    ratio = p.get("news_floor")
+    rows.append(Row("news: <= 2 x its floor", "%.2f x the floor (%.2f us/pair)" % (ratio, floor) if ratio else "-",
+                    _verdict(None if ratio is None else ratio <= 2.0), "%.2f x" % ratio if ratio else "-"))
+    cold = p.get("cold", [])
+    rows.append(Row("cold stemmed, 500 / 2,000 / 10,000 pairs: >= 2 x rs",
+                    ", ".join("%d x %d ref: %.2f x" % (n, r, x) for n, r, x in cold) or "-",
+                    _verdict(_all((x for _, _, x in cold), lambda x: x >= 2.0) if len(cold) >= 3 else None),
+                    "%.2f x" % min(x for _, _, x in cold) if cold else "-"))
+    long = p.get("types", {}).get("long800", [])
+    single = [(t, ours, rs) for t, ours, rs in long if "+" not in t]
+    rows.append(Row("~800-token pairs: every single type ahead of rs",
+                    ", ".join("%s %.2f x" % (t, rs / ours) for t, ours, rs in single) or "-",
+                    _verdict(_all(single, lambda r: r[2] > r[1])),
+                    "%.2f x" % min(rs / ours for _, ours, rs in single) if single else "-"))
+    lcs = [rs / ours for t, ours, rs in single if t == "rougeL"]
+    rows.append(Row("~800-token pairs: rougeL >= 1.5 x rs", "%.2f x" % lcs[0] if lcs else "-",
+                    _verdict(lcs[0] >= 1.5 if lcs else None), "%.2f x" % lcs[0] if lcs else "-"))
+    ahead = [("bench.py " + name, ours, rs) for name, ours, rs in p.get("bench", [])]
+    for wl, trs in p.get("types", {}).items():
+        ahead += [("bench_types.py %s %s" % (wl, t), ours, rs) for t, ours, rs in trs]
+    ahead += [("bench_shapes.py " + name, ours, rs) for name, ours, rs in p.get("shapes", [])]
+    lost = [name for name, ours, rs in ahead if rs <= ours]
+    least = min(ahead, key=lambda r: r[2] / r[1]) if ahead else None
+    rows.append(Row("ahead of rs in every configuration measured",
+                    ("%d rows, %d lost; the closest: %s %.2f x" % (len(ahead), len(lost), least[0], least[2] / least[1])
+                     + ("; lost: " + ", ".join(lost) if lost else "")) if least else "-",
+                    _verdict(None if not ahead else not lost),
+                    "%d lost, the closest %.2f x" % (len(lost), least[2] / least[1]) if least else "-"))
+    nj = p.get("njobs", [])
+    free = [r for r in nj if r[2] == "free"]
+    busy = [r for r in nj if r[2] == "busy"]
+    one = [r[3] for r in nj if r[2] == "onecore"]
+    capped = [r for r in free if r[4] is not None and r[4] < 1.9]
+    rows.append(Row("n_jobs=2, second core free: >= 1.9 x",
+                    ("%d of %d rows (%.2f-%.2f); %d rows' two-process ceiling itself under 1.9"
+                     % (sum(r[3] >= 1.9 for r in free), len(free), min(r[3] for r in free), max(r[3] for r in free),
+                        len(capped))) if free else "-",
+                    _verdict(_all((r[3] for r in free), lambda x: x >= 1.9)),
+                    "%d of %d rows" % (sum(r[3] >= 1.9 for r in free), len(free)) if free else "-"))
+    rows.append(Row("n_jobs=2, second core busy: >= 0.97 x",
+                    ("%d of %d rows (%.2f-%.2f)%s" % (
+                        sum(r[3] >= 0.97 for r in busy), len(busy), min(r[3] for r in busy), max(r[3] for r in busy),
+                        "; the one-CPU rows (the same code twice): %.2f-%.2f" % (min(one), max(one)) if one else ""))
+                    if busy else "-",
+                    _verdict(_all((r[3] for r in busy), lambda x: x >= 0.97)),
+                    "%d of %d rows" % (sum(r[3] >= 0.97 for r in busy), len(busy)) if busy else "-"))
+    c, m = p.get("compute"), p.get("memory")
+    if p.get("evaluate_pairs") != 100000:   # the targets are stated at 100,000 pairs (all.py --quick: 10,000)
+        m = None
+    rows.append(Row("compute(aggregate=\"mean\") <= 1.3 x (score_batch + evaluate)", "%.2f" % c if c else "-",
+                    _verdict(None if c is None else c <= 1.3), "%.2f" % c if c else "-"))
+    rows.append(Row("compute's memory beyond evaluate's own <= 2 x score_batch's", "%.2f" % m if m is not None else "-",
+                    _verdict(None if m is None else m <= 2.0), "%.2f" % m if m is not None else "-"))
+    for key, name in (("boot_exact", "the Perl's draw order"), ("boot_counts", "counts x values")):
+        v = p.get(key) if p.get("evaluate_pairs") == 100000 else None
+        rows.append(Row("bootstrap, %s, 100,000 pairs: <= 2 us/pair" % name, "%.2f us/pair" % v if v else "-",
+                        _verdict(None if v is None else v <= 2.0), "%.2f" % v if v else "-"))
+    return rows
+
+
+def markdown(rows: List[Row]) -> str:
+    """The rows as a markdown table, and a line that counts them."""
+    lines = ["| target (issue 21) | this run | verdict |", "|---|---|---|"]
+    lines += ["| %s | %s | %s |" % (r.target, r.measured, r.verdict) for r in rows]
+    reached = sum(r.verdict == "reached" for r in rows)
+    unmeasured = sum(r.verdict == "not measured" for r in rows)
+    lines.append("")
+    lines.append("%d of %d targets reached%s" % (reached, len(rows),
+                                                  ", %d not measured in this run" % unmeasured if unmeasured else ""))
+    return "\n".join(lines)
+
+
+def compare(runs: List[tuple]) -> str:
+    """Several runs side by side, [(name, rows)]: each target's deciding figure and verdict."""
+    lines = ["| target (issue 21) | %s |" % " | ".join(name for name, _ in runs),
+             "|---|" + "---|" * len(runs)]
+    for k, row in enumerate(runs[0][1]):
+        lines.append("| %s | %s |" % (row.target, " | ".join(
+            "%s: %s" % (rows[k].worst, rows[k].verdict) for _, rows in runs)))
+    lines.append("| targets reached | %s |" % " | ".join(
+        "%d of %d" % (sum(r.verdict == "reached" for r in rows), len(rows)) for _, rows in runs))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    side_by_side = "--compare" in args
+    paths = [a for a in args if a != "--compare"]
+    if not paths:
+        sys.exit(__doc__.split("\n\n")[-2])
+    runs = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        if not sections(text):
+            sys.exit("targets.py: %s holds no all.py output (no '$ python benchmarks/...' line)" % path)
+        runs.append((os.path.basename(path), judge(parse(text))))
+    if side_by_side:
+        print(compare(runs))
+        return
+    for name, rows in runs:
+        print("%s:\n" % name)
+        print(markdown(rows))
+        print()
+
+
+if __name__ == "__main__":
+    main()
