@@ -16,8 +16,9 @@ prints what each prints — its ratios included.
   bench_shapes.py     score() loops, small batches, several references, rouge3-rouge9 and custom
                       tokenizers against rouge-score-rs, and the rows where rs is faster
 
-and, last, issue 21's targets judged from what they printed (targets.py: a markdown table, a
-verdict per target; `python benchmarks/targets.py SAVED_OUTPUT` prints it again).
+and, last, issue 21's targets judged from what they printed and the rows people meet first
+(targets.py: two markdown tables, as docs/speed.md quotes them; `python benchmarks/targets.py
+SAVED_OUTPUT --figures` prints them again).
 
 Usage: python benchmarks/all.py [--quick]   (--quick: smaller inputs, fewer runs: a smoke run)
 """
@@ -83,6 +84,8 @@ def main():
     print("=" * 100)
     print("issue 21's targets, from this run (benchmarks/targets.py):\n")
     print(targets.markdown(targets.judge(targets.parse("".join(printed)))))
+    print("\nthe rows people meet first, from this run:\n")
+    print(targets.figures("".join(printed)))
     if failed:
         print("failed: " + ", ".join(failed))
         sys.exit(1)

@@ -22,8 +22,9 @@ The targets (issue 21, "Targets"):
               own cost; memory of compute <= 2x score_batch's beyond evaluate's own (bench_evaluate.py)
   bootstrap   the bootstrap <= 2 us/pair at 100,000 pairs, both orders (bench_evaluate.py)
 
-Usage: python benchmarks/targets.py RESULTS.txt [RESULTS.txt ...] [--compare]
-       (--compare: one table, a column per run: each target's deciding figure and verdict)
+Usage: python benchmarks/targets.py RESULTS.txt [RESULTS.txt ...] [--compare | --figures]
+       (--compare: one table, a column per run: each target's deciding figure and verdict;
+        --figures: after each run's targets, its rows people meet first, as docs/speed.md quotes them)
    or: python benchmarks/all.py   (runs everything, then prints this table)
 
 >>> rows = judge(parse(EXAMPLE))
@@ -200,6 +201,100 @@ def markdown(rows: List[Row]) -> str:
     return "\n".join(lines)
 
 
+def _str(pattern: str, text: str, group: int = 1) -> Optional[str]:
+    m = re.search(pattern, text, flags=re.M)
+    return m.group(group) if m else None
+
+
+def figures(text: str) -> str:
+    """The run's rows people meet first, as a markdown table (what ours | peer | x); a row the run
+    lacks is left out.  docs/speed.md quotes it under the targets."""
+    s, p = sections(text), parse(text)
+    rows = []
+
+    def x(ours, peer):
+        return "%.2f" % (float(peer) / float(ours))
+
+    bench = {name: (ours, rs) for name, ours, rs in p.get("bench", [])}
+    # bench_types.py's rows with the ratio it prints (of its unrounded times)
+    types: dict = {}
+    for part in re.split(r"^(?=\S+: \d+ pairs)", s.get("bench_types.py", ""), flags=re.M):
+        head = re.match(r"(\S+): \d+ pairs", part)
+        if head:
+            types[head.group(1)] = {m.group(1): m.group(2, 3, 4) for m in re.finditer(
+                r"^\s+(rouge\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x", part, flags=re.M)}
+    four = "rouge1+rouge2+rougeL+rougeLsum"
+    singles = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+    if "news" in bench and four in types.get("news", {}):
+        (o1, r1), (o2, r2, x2) = bench["news"], types["news"][four]
+        rows.append(("news, rouge1/2/L/Lsum, warm (`bench.py` / `bench_types.py`, interleaved)",
+                     "%s / %s us/pair" % (o1, o2), "rs %s / %s" % (r1, r2), "%s / %s" % (x(o1, r1), x2)))
+    floor = s.get("bench_floor.py", "")
+    fl = _str(r"^blocks: \+ intern\s+([\d.]+)\s+([\d.]+)", floor)
+    if fl and p.get("news"):
+        rows.append(("the same against its tokenize + hash + intern floor in plain C (`bench_floor.py`)", "%.2f" % p["news"],
+                     "the floor %s (%s ns/token)" % (fl, _str(r"^blocks: \+ intern\s+[\d.]+\s+([\d.]+)", floor)),
+                     "%.2f x the floor" % p["news_floor"]))
+    for wl, what in (("news", "news"), ("long800", "800-token pairs")):
+        t = types.get(wl, {})
+        if all(k in t for k in singles):
+            rows.append(("%s, %s alone" % (what, " / ".join(singles)), " / ".join(str(t[k][0]) for k in singles),
+                         "rs " + " / ".join(str(t[k][1]) for k in singles), " / ".join(t[k][2] for k in singles)))
+    if "long" in bench and "multi-ref" in bench:
+        (o1, r1), (o2, r2) = bench["long"], bench["multi-ref"]
+        rows.append(("`bench.py` long / 4 references, rouge_score set", "%s / %s" % (o1, o2), "rs %s / %s" % (r1, r2),
+                     "%s / %s" % (x(o1, r1), x(o2, r2))))
+    if "news, stemmed" in bench:
+        o, r = bench["news, stemmed"]
+        rows.append(("news, stemmed, warm", str(o), "rs %s" % r, x(o, r)))
+    cs = s.get("bench_stemmed_cold.py", "")
+    cold = re.findall(r"^cold stemmed\s+(\d+) pairs, (\d) refs?\s*:\s+rouge_full_metric ([\d.]+) .*?rouge-score-rs ([\d.]+)"
+                      r"\s+.*?-> ([\d.]+)x", cs, flags=re.M)
+    for refs, what in (("1", "1 reference"), ("4", "4 references")):
+        got = [(n, o, r, k) for n, k_, o, r, k in cold if k_ == refs]
+        if got:
+            rows.append(("cold stemmed (a new scorer, unseen words), %s pairs, %s"
+                         % (" / ".join("{:,}".format(int(g[0])) for g in got), what),
+                         " / ".join(g[1] for g in got), "rs " + " / ".join(g[2] for g in got), " / ".join(g[3] for g in got)))
+    tr = re.search(r"rouge_full_metric compute ([\d.]+) ms\s+rouge-score-rs \+ BootstrapAggregator ([\d.]+) ms\s+"
+                   r"rouge-score-rs \+ mean ([\d.]+) ms", cs)
+    boot_x = _str(r"rouge-score-rs \+ BootstrapAggregator / rouge_full_metric compute: ([\d.]+)x", cs)
+    mean_x = _str(r"rouge-score-rs \+ mean / rouge_full_metric compute: ([\d.]+)x", cs)
+    if tr and boot_x and mean_x:
+        rows.append(("Trainer-style `compute`, 500 pairs, unseen words, stemmed", "%s ms" % tr.group(1),
+                     "rs + mean %s; rs + evaluate's BootstrapAggregator %s" % (tr.group(3), tr.group(2)),
+                     "%s; %s" % (mean_x, boot_x)))
+    ev = s.get("bench_evaluate.py", "")
+    if p.get("compute") and p.get("evaluate_pairs"):
+        rows.append(("`compute(aggregate=\"mean\")` / (`score_batch` + evaluate alone), {:,} pairs".format(int(p["evaluate_pairs"])),
+                     "%.2f" % p["compute"], "", ""))
+    scalar = re.findall(r"^bootstrap (?:exact|counts), [^:]*: [\d.]+ us/pair \(target <= 2\); scalar kernels ([\d.]+) \(([\d.]+)x\)",
+                        ev, flags=re.M)
+    if p.get("boot_exact") and p.get("boot_counts") and len(scalar) == 2:
+        rows.append(("bootstrap, 1,000 replicates x 12 columns, {:,} pairs: the Perl's draw order / counts x values"
+                     .format(int(p["evaluate_pairs"])), "%.2f / %.2f us/pair" % (p["boot_exact"], p["boot_counts"]),
+                     "scalar kernels %s / %s" % (scalar[0][0], scalar[1][0]), "%s / %s" % (scalar[0][1], scalar[1][1])))
+    shapes = p.get("shapes", [])
+    if shapes:
+        ratios = [rs / ours for _, ours, rs in shapes]
+        lost = sum(r <= 1 for r in ratios)
+        rows.append(("every shape of `bench_shapes.py`", "", "", "%.2f-%.1f in %d rows, %s" % (
+            min(ratios), max(ratios), len(ratios), "%d lost" % lost if lost else "none lost")))
+    pw = s.get("bench_pairwise.py", "")
+    ours, peer = _str(r"^matrix rouge_score: ([\d.]+) ns/pair", pw), _str(r"^rapidfuzz cdist LCSseq: ([\d.]+) ns/pair", pw)
+    if ours and peer:
+        rows.append(("10,000 x 10,000 rougeL `score_matrix`", "%s ns/pair" % ours, "rapidfuzz LCS alone %s" % peer, x(ours, peer)))
+    lang = {m.group(1): m.groups()[1:] for m in re.finditer(r"^(chinese|japanese|thai)\s+\S+\s+([\d.]+)\s+([\d.]+)\s+[\d.]+\s+([\d.]+)x",
+                                                          s.get("bench_languages.py", ""), flags=re.M)}
+    if len(lang) == 3:
+        ks = ("chinese", "japanese", "thai")
+        rows.append(("Chinese / Japanese / Thai, flavor `xlsum`", " / ".join(lang[k][1] for k in ks) + " us/pair",
+                     "multilingual-rouge " + " / ".join(lang[k][0] for k in ks), " / ".join(lang[k][2] for k in ks)))
+    lines = ["| what | ours | peer | x |", "|---|---:|---:|---:|"]
+    lines += ["| %s | %s | %s | %s |" % row for row in rows]
+    return "\n".join(lines)
+
+
 def compare(runs: List[tuple]) -> str:
     """Several runs side by side, [(name, rows)]: each target's deciding figure and verdict."""
     lines = ["| target (issue 21) | %s |" % " | ".join(name for name, _ in runs),
@@ -214,8 +309,8 @@ def compare(runs: List[tuple]) -> str:
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
-    side_by_side = "--compare" in args
-    paths = [a for a in args if a != "--compare"]
+    side_by_side, with_figures = "--compare" in args, "--figures" in args
+    paths = [a for a in args if a not in ("--compare", "--figures")]
     if not paths:
         sys.exit(__doc__.split("\n\n")[-2])
     runs = []
@@ -224,14 +319,17 @@ def main(argv=None):
             text = f.read()
         if not sections(text):
             sys.exit("targets.py: %s holds no all.py output (no '$ python benchmarks/...' line)" % path)
-        runs.append((os.path.basename(path), judge(parse(text))))
+        runs.append((os.path.basename(path), judge(parse(text)), text))
     if side_by_side:
-        print(compare(runs))
+        print(compare([run[:2] for run in runs]))
         return
-    for name, rows in runs:
+    for name, rows, text in runs:
         print("%s:\n" % name)
         print(markdown(rows))
         print()
+        if with_figures:
+            print(figures(text))
+            print()
 
 
 if __name__ == "__main__":

@@ -90,6 +90,20 @@ def test_the_script_prints_a_table_per_file_and_refuses_other_files(tmp_path):
     assert done.returncode == 1 and "holds no all.py output" in done.stderr
 
 
+def test_the_rows_people_meet_first(stored):
+    table = targets.figures(stored).splitlines()
+    assert table[0] == "| what | ours | peer | x |" and len(table) == 16
+    assert "| news, rouge1/2/L/Lsum, warm (`bench.py` / `bench_types.py`, interleaved) | 4.04 / 4.1 us/pair | " \
+           "rs 38.34 / 33.4 | 9.49 / 8.21 |" in table
+    assert "| cold stemmed (a new scorer, unseen words), 500 / 2,000 / 10,000 pairs, 4 references | 22.6 / 16.5 / 12.9 | " \
+           "rs 157.1 / 150.8 / 150.8 | 6.95 / 9.12 / 11.73 |" in table
+    assert "| Trainer-style `compute`, 500 pairs, unseen words, stemmed | 15.1 ms | rs + mean 26.4; rs + evaluate's " \
+           "BootstrapAggregator 163.1 | 1.75; 10.83 |" in table
+    # a script the run lacks takes its rows away, and nothing else
+    without = stored.replace("$ python benchmarks/bench_languages.py", "$ python benchmarks/skipped.py")
+    assert targets.figures(without).splitlines() == [row for row in table if not row.startswith("| Chinese")]
+
+
 def test_runs_side_by_side(stored):
     earlier = (BENCH / "results" / "all-2026-11-26d.txt").read_text(encoding="utf-8")
     table = targets.compare([("d", targets.judge(targets.parse(earlier))), ("e", targets.judge(targets.parse(stored)))])
