@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Issue 21's speed targets, judged from one run of ``all.py``: a table and a verdict per target.
+"""Issue 21's speed targets, judged from one run of ``all.py``: a table and a verdict per target,
+and (``--figures``) the run's rows people meet first.
 
-``all.py`` prints this table at its end; this script reads a saved output again (or several, one
-table each), so that the figures quoted in docs/speed.md come from one run, mechanically, and a
-target counts as reached only when every row it covers is in the run and meets it.  A row the run
-lacks (a script failed, or ran with --quick) is "not measured", never "reached".
+``all.py`` prints both tables at its end; this script reads a saved output again (or several), so
+that the figures quoted in docs/speed.md come from one run, mechanically, and a target counts as
+reached only when every row it covers is in the run and meets it.  A row the run lacks (a script
+failed, or ran with --quick, whose sizes are not the targets') is "not measured", never "reached".
 
 The targets (issue 21, "Targets"):
   news        rouge_score set, news, unstemmed warm: <= 4 us/pair, and <= 2x the tokenize + hash +
@@ -25,7 +26,7 @@ The targets (issue 21, "Targets"):
 Usage: python benchmarks/targets.py RESULTS.txt [RESULTS.txt ...] [--compare | --figures]
        (--compare: one table, a column per run: each target's deciding figure and verdict;
         --figures: after each run's targets, its rows people meet first, as docs/speed.md quotes them)
-   or: python benchmarks/all.py   (runs everything, then prints this table)
+   or: python benchmarks/all.py   (runs everything, then prints the targets and the figures)
 
 >>> rows = judge(parse(EXAMPLE))
 >>> [(r.target, r.verdict) for r in rows if r.target.startswith("news")]

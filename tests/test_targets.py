@@ -123,3 +123,21 @@ def test_the_floor_script_s_own_output_is_read():
     assert done.returncode == 0, done.stderr
     p = targets.parse("$ python benchmarks/bench_floor.py\n" + done.stdout)
     assert p["floor"] > 0 and p["news"] > 0 and p["news_floor"] > 0
+
+
+def test_the_evaluate_script_s_own_output_is_read():
+    """bench_evaluate.py as it prints today (2,000 pairs, one run, no memory steps): the figures of
+    the compute and bootstrap targets, which count only at 100,000 pairs."""
+    done = subprocess.run([sys.executable, str(BENCH / "bench_evaluate.py"), "--pairs", "2000", "--runs", "1",
+                           "--no-memory"], capture_output=True, text=True, timeout=300)
+    if done.returncode and "No module named" in done.stderr:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    assert done.returncode == 0, done.stderr
+    text = "$ python benchmarks/bench_evaluate.py\n" + done.stdout
+    p = targets.parse(text)
+    assert p["evaluate_pairs"] == 2000 and p["compute"] > 0 and p["boot_exact"] > 0 and p["boot_counts"] > 0
+    v = verdicts(text)
+    assert v["bootstrap, the Perl's draw order, 100,000 pairs: <= 2 us/pair"] == "not measured"
+    assert v["compute(aggregate=\"mean\") <= 1.3 x (score_batch + evaluate)"] != "not measured"
+    assert any(row.startswith("| bootstrap, 1,000 replicates x 12 columns, 2,000 pairs") for row in
+               targets.figures(text).splitlines())
