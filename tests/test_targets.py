@@ -73,8 +73,14 @@ def test_what_a_run_lacks_is_not_measured_never_reached(stored):
     # the bootstrap's and the memory's targets are stated at 100,000 pairs (all.py --quick runs 10,000)
     small = stored.replace("100000 pairs, CPU medians", "10000 pairs, CPU medians")
     assert [v for t, v in verdicts(small).items() if "bootstrap" in t or "memory" in t] == ["not measured"] * 3
+    # all.py --quick's sizes: 1,000 news pairs for the floor, n_jobs on long texts alone
+    part = stored.replace("11490 news pairs", "1000 news pairs")
+    assert {t: v for t, v in verdicts(part).items() if t.startswith("news")} == {
+        "news: <= 4 us/pair": "not measured", "news: <= 2 x its floor": "not measured"}
+    nj = re.sub(r"^(news|multi-ref) (warm|cold|first|process)\s+(free|busy).*\n", "", stored, flags=re.M)
+    assert [v for t, v in verdicts(nj).items() if t.startswith("n_jobs")] == ["not measured"] * 2
     # bench_stemmed_cold.py's three sizes all, or the target is not measured
-    quick = re.sub(r"^cold stemmed\s+(2000|10000) pairs.*\n", "", stored, flags=re.M)
+    quick = re.sub(r"^cold stemmed\s+10000 pairs.*\n", "", stored, flags=re.M)
     assert verdicts(quick)["cold stemmed, 500 / 2,000 / 10,000 pairs: >= 2 x rs"] == "not measured"
 
 
@@ -141,3 +147,8 @@ def test_the_evaluate_script_s_own_output_is_read():
     assert v["compute(aggregate=\"mean\") <= 1.3 x (score_batch + evaluate)"] != "not measured"
     assert any(row.startswith("| bootstrap, 1,000 replicates x 12 columns, 2,000 pairs") for row in
                targets.figures(text).splitlines())
+
+
+def test_the_module_s_examples_run():
+    import doctest
+    assert doctest.testmod(targets).failed == 0
