@@ -37,6 +37,47 @@
 #endif
 #include <time.h>
 
+#if PY_VERSION_HEX < 0x030A0000
+/* PyGC_Disable and PyGC_Enable came with Python 3.10.  Before it, the gc module's functions (the
+ * GIL held; looked up once): without this the core built on 3.9 with an implicit declaration and
+ * failed to import (undefined symbol), and the package ran its pure-Python engine.  An exception
+ * already set (build_range re-enables on its error path) is kept across the calls. */
+static PyObject *gc_funcs[3];   /* gc.isenabled, gc.disable, gc.enable */
+
+static int gc_compat_call(int which) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    static const char *const names[3] = {"isenabled", "disable", "enable"};
+    int out = 0;
+    if (!gc_funcs[which]) {
+        PyObject *gc = PyImport_ImportModule("gc");
+        if (gc) {
+            gc_funcs[which] = PyObject_GetAttrString(gc, names[which]);
+            Py_DECREF(gc);
+        }
+    }
+    PyObject *r = gc_funcs[which] ? PyObject_CallNoArgs(gc_funcs[which]) : NULL;
+    if (r) out = r == Py_True;
+    Py_XDECREF(r);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    return out;
+}
+
+/* Both return whether the collector was enabled before, as the 3.10 functions do. */
+static int PyGC_Disable(void) {
+    int was = gc_compat_call(0);
+    if (was) gc_compat_call(1);
+    return was;
+}
+
+static int PyGC_Enable(void) {
+    int was = gc_compat_call(0);
+    if (!was) gc_compat_call(2);
+    return was;
+}
+#endif
+
 #define FLAVOR_ROUGE155 0
 #define FLAVOR_PAPER 1
 #define FLAVOR_RS 2
