@@ -82,19 +82,22 @@ def parse(text: str) -> dict:
     floor = s.get("bench_floor.py", "")
     p["floor_pairs"] = _num(r"^backend: .*?\s(\d+) news pairs", floor)
     p["floor"] = _num(r"^blocks: \+ intern\s+([\d.]+)", floor)
+    p["floor_ns"] = _num(r"^blocks: \+ intern\s+[\d.]+\s+([\d.]+)", floor)
     p["news"] = _num(r"^rfm rouge_score set\s+([\d.]+)", floor)
     p["news_floor"] = _num(r"^rfm rouge_score set\s+[\d.]+\s+[\d.]+\s+([\d.]+)", floor)   # of its unrounded times
     types = s.get("bench_types.py", "")
     for part in re.split(r"^(?=\S+: \d+ pairs)", types, flags=re.M):
         head = re.match(r"(\S+): (\d+) pairs", part)
         if head:
+            # (types, ours, rs, rs/ours as the script prints it: of its unrounded times)
             p.setdefault("types", {})[head.group(1)] = [
-                (m.group(1), float(m.group(2)), float(m.group(3)))
-                for m in re.finditer(r"^\s+(rouge\S+)\s+([\d.]+)\s+([\d.]+)\s+[\d.]+x", part, flags=re.M)]
+                (m.group(1), float(m.group(2)), float(m.group(3)), float(m.group(4)))
+                for m in re.finditer(r"^\s+(rouge\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x", part, flags=re.M)]
     cold = s.get("bench_stemmed_cold.py", "")
-    p["cold"] = [(int(m.group(1)), int(m.group(2)), float(m.group(3)))
-                 for m in re.finditer(r"^cold stemmed\s+(\d+) pairs, (\d+) refs?\s*:.*-> ([\d.]+)x faster than rouge-score-rs",
-                                      cold, flags=re.M)]
+    # (pairs, references, ours, rs, rs/ours as the script prints it)
+    p["cold"] = [(int(m.group(1)), int(m.group(2)), float(m.group(3)), float(m.group(4)), float(m.group(5)))
+                 for m in re.finditer(r"^cold stemmed\s+(\d+) pairs, (\d+) refs?\s*:\s+rouge_full_metric ([\d.]+) "
+                                      r".*?rouge-score-rs ([\d.]+)\s.*-> ([\d.]+)x faster than rouge-score-rs", cold, flags=re.M)]
     ev = s.get("bench_evaluate.py", "")
     p["evaluate_pairs"] = _num(r"^(\d+) pairs, CPU medians", ev)
     p["compute"] = _num(r"^compute mean / \(score_batch \+ evaluate alone\): ([\d.]+)", ev)
@@ -139,12 +142,12 @@ def judge(p: dict) -> List[Row]:
                     _verdict(None if ratio is None else ratio <= 2.0), "%.2f x" % ratio if ratio else "-"))
     cold = p.get("cold", [])
     rows.append(Row("cold stemmed, 500 / 2,000 / 10,000 pairs: >= 2 x rs",
-                    ", ".join("%d x %d ref: %.2f x" % (n, r, x) for n, r, x in cold) or "-",
-                    _verdict(_all((x for _, _, x in cold), lambda x: x >= 2.0)
-                             if {500, 2000, 10000} <= {n for n, _, _ in cold} else None),
-                    "%.2f x" % min(x for _, _, x in cold) if cold else "-"))
+                    ", ".join("%d x %d ref: %.2f x" % (n, r, x) for n, r, _, _, x in cold) or "-",
+                    _verdict(_all((c[4] for c in cold), lambda x: x >= 2.0)
+                             if {500, 2000, 10000} <= {c[0] for c in cold} else None),
+                    "%.2f x" % min(c[4] for c in cold) if cold else "-"))
     long = p.get("types", {}).get("long800", [])
-    single = [(t, ours, rs) for t, ours, rs in long if "+" not in t]
+    single = [(t, ours, rs) for t, ours, rs, _ in long if "+" not in t]
     rows.append(Row("~800-token pairs: every single type ahead of rs",
                     ", ".join("%s %.2f x" % (t, rs / ours) for t, ours, rs in single) or "-",
                     _verdict(_all(single, lambda r: r[2] > r[1])),
@@ -154,7 +157,7 @@ def judge(p: dict) -> List[Row]:
                     _verdict(lcs[0] >= 1.5 if lcs else None), "%.2f x" % lcs[0] if lcs else "-"))
     ahead = [("bench.py " + name, ours, rs) for name, ours, rs in p.get("bench", [])]
     for wl, trs in p.get("types", {}).items():
-        ahead += [("bench_types.py %s %s" % (wl, t), ours, rs) for t, ours, rs in trs]
+        ahead += [("bench_types.py %s %s" % (wl, t), ours, rs) for t, ours, rs, _ in trs]
     ahead += [("bench_shapes.py " + name, ours, rs) for name, ours, rs in p.get("shapes", [])]
     lost = [name for name, ours, rs in ahead if rs <= ours]
     least = min(ahead, key=lambda r: r[2] / r[1]) if ahead else None
@@ -226,25 +229,16 @@ def figures(text: str) -> str:
         return "%.2f" % (float(peer) / float(ours))
 
     bench = {name: (ours, rs) for name, ours, rs in p.get("bench", [])}
-    # bench_types.py's rows with the ratio it prints (of its unrounded times)
-    types: dict = {}
-    for part in re.split(r"^(?=\S+: \d+ pairs)", s.get("bench_types.py", ""), flags=re.M):
-        head = re.match(r"(\S+): \d+ pairs", part)
-        if head:
-            types[head.group(1)] = {m.group(1): m.group(2, 3, 4) for m in re.finditer(
-                r"^\s+(rouge\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)x", part, flags=re.M)}
+    types = {wl: {t: (ours, rs, "%.2f" % x) for t, ours, rs, x in trs} for wl, trs in p.get("types", {}).items()}
     four = "rouge1+rouge2+rougeL+rougeLsum"
     singles = ("rouge1", "rouge2", "rougeL", "rougeLsum")
     if "news" in bench and four in types.get("news", {}):
         (o1, r1), (o2, r2, x2) = bench["news"], types["news"][four]
         rows.append(("news, rouge1/2/L/Lsum, warm (`bench.py` / `bench_types.py`, interleaved)",
                      "%s / %s us/pair" % (o1, o2), "rs %s / %s" % (r1, r2), "%s / %s" % (x(o1, r1), x2)))
-    floor = s.get("bench_floor.py", "")
-    fl = _str(r"^blocks: \+ intern\s+([\d.]+)\s+([\d.]+)", floor)
-    if fl and p.get("news"):
+    if p.get("floor") and p.get("news"):
         rows.append(("the same against its tokenize + hash + intern floor in plain C (`bench_floor.py`)", "%.2f" % p["news"],
-                     "the floor %s (%s ns/token)" % (fl, _str(r"^blocks: \+ intern\s+[\d.]+\s+([\d.]+)", floor)),
-                     "%.2f x the floor" % p["news_floor"]))
+                     "the floor %.2f (%.1f ns/token)" % (p["floor"], p["floor_ns"]), "%.2f x the floor" % p["news_floor"]))
     for wl, what in (("news", "news"), ("long800", "800-token pairs")):
         t = types.get(wl, {})
         if all(k in t for k in singles):
@@ -258,14 +252,12 @@ def figures(text: str) -> str:
         o, r = bench["news, stemmed"]
         rows.append(("news, stemmed, warm", str(o), "rs %s" % r, x(o, r)))
     cs = s.get("bench_stemmed_cold.py", "")
-    cold = re.findall(r"^cold stemmed\s+(\d+) pairs, (\d) refs?\s*:\s+rouge_full_metric ([\d.]+) .*?rouge-score-rs ([\d.]+)"
-                      r"\s+.*?-> ([\d.]+)x", cs, flags=re.M)
-    for refs, what in (("1", "1 reference"), ("4", "4 references")):
-        got = [(n, o, r, k) for n, k_, o, r, k in cold if k_ == refs]
+    for refs, what in ((1, "1 reference"), (4, "4 references")):
+        got = [c for c in p.get("cold", []) if c[1] == refs]
         if got:
             rows.append(("cold stemmed (a new scorer, unseen words), %s pairs, %s"
-                         % (" / ".join("{:,}".format(int(g[0])) for g in got), what),
-                         " / ".join(g[1] for g in got), "rs " + " / ".join(g[2] for g in got), " / ".join(g[3] for g in got)))
+                         % (" / ".join("{:,}".format(g[0]) for g in got), what), " / ".join(str(g[2]) for g in got),
+                         "rs " + " / ".join(str(g[3]) for g in got), " / ".join("%.2f" % g[4] for g in got)))
     tr = re.search(r"rouge_full_metric compute ([\d.]+) ms\s+rouge-score-rs \+ BootstrapAggregator ([\d.]+) ms\s+"
                    r"rouge-score-rs \+ mean ([\d.]+) ms", cs)
     boot_x = _str(r"rouge-score-rs \+ BootstrapAggregator / rouge_full_metric compute: ([\d.]+)x", cs)

@@ -2,6 +2,7 @@
 that exists: pages move and sections get renamed (docs/speed.md's sections went to
 docs/speed-internals.md and docs/speed-history.md), and a link that lands on nothing is found
 here rather than by a reader."""
+import functools
 import re
 from pathlib import Path
 
@@ -22,7 +23,8 @@ def slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def anchors(page: Path) -> set:
+@functools.lru_cache(maxsize=None)   # a page is the target of many links
+def anchors(page: Path) -> frozenset:
     seen: dict = {}
     out = set()
     in_code = False
@@ -35,7 +37,7 @@ def anchors(page: Path) -> set:
             n = seen.get(base, 0)
             seen[base] = n + 1
             out.add(base if n == 0 else "%s-%d" % (base, n))
-    return out
+    return frozenset(out)
 
 
 def test_the_pages_are_there():

@@ -29,8 +29,8 @@ def test_the_stored_run_s_figures(stored):
     assert (p["news"], p["floor"], p["news_floor"]) == (3.88, 1.45, 2.67)
     assert ("news", 4.04, 38.34) in p["bench"] and len(p["bench"]) == 6
     assert (p["compute"], p["memory"], p["boot_exact"], p["boot_counts"]) == (0.99, 0.74, 1.98, 1.87)
-    assert p["cold"][0] == (500, 1, 6.02) and len(p["cold"]) == 6
-    assert ("rougeL", 35.5, 94.1) in p["types"]["long800"] and len(p["types"]["news"]) == 5
+    assert p["cold"][0] == (500, 1, 12.4, 74.6, 6.02) and len(p["cold"]) == 6
+    assert ("rougeL", 35.5, 94.1, 2.65) in p["types"]["long800"] and len(p["types"]["news"]) == 5
     assert len(p["njobs"]) == 36
     assert ("news", "process", "busy", 0.93, None) in p["njobs"]
     assert ("news", "warm", "free", 1.78, 1.53) in p["njobs"]
