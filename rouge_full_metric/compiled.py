@@ -25,7 +25,7 @@ API_VERSION = 3   # the _core interface this module drives (2: Engine takes a na
 FORCED_PYTHON = os.environ.get(ENV_FORCE_PYTHON, "").strip().lower() not in ("", "0", "false", "no")
 
 BUILD_HINT = ("run `pip install -e .` (it builds the core in place) or `python setup.py build_ext --inplace` "
-              "in the checkout")
+              "in the checkout (with setuptools >= 77)")
 
 
 def _missing_core_error(error: ImportError) -> ImportError:
