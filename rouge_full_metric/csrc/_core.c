@@ -66,6 +66,7 @@
 #include "union_lcs.c"
 #include "skip_bigrams.c"
 #include "pair_stats.c"
+#include "single_ref.c"
 #include "scoring.c"
 #include "engine.c"
 #include "worker.c"
@@ -148,6 +149,8 @@ static PyMethodDef module_methods[] = {
      "_tokenizer_simd(level) -> (previous, supported): the Perl tokenizer's lowering, 0 word at a time, 1 AVX2 (tests)."},
     {"_bootstrap_hooks", mod_bootstrap_hooks, METH_VARARGS,
      "_bootstrap_hooks(simd, count_limit[, pack_min]) -> previous (simd, count_limit, supported simd, pack_min), packed blocks; -1 keeps a setting (tests)."},
+    {"_single_ref_hook", mod_single_ref_hook, METH_O,
+     "_single_ref_hook(on) -> previous (allowed, served): 0 sends one-reference examples the general way, -1 keeps it (tests)."},
     {"_bitrev_hooks", mod_bitrev_hooks, METH_O,
      "_bitrev_hooks(gfni) -> previous (allowed, supported): 0 forces the plain bit reversal, -1 keeps it (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},

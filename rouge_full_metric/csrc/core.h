@@ -35,6 +35,15 @@
 #else
 #define NOINLINE
 #endif
+/* A small function whose result should stay in registers at its hot call sites: called, its
+ * returned struct went through the stack and its divisions could not overlap the next call's. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline
+#endif
 #include <time.h>
 
 #if PY_VERSION_HEX < 0x030A0000

@@ -105,16 +105,8 @@ static int union_marks(WorkerObject *w, TextBuf *pred, TextBuf *ref, const int32
             if (pn > 64 || !packable) {
                 if (union_marks_long(w, ref, pb, pn, rtok)) return -1;
             } else if (pn > 0) {
-                Py_ssize_t s0 = bits ? bits + 1 : 0;
-                if (s0 + pn > 64) break;   /* the word is full: this sentence opens the next */
-                for (Py_ssize_t j = 0; j < pn; j++) {
-                    lm[pb[j]] |= 1ULL << (s0 + j);
-                    lmr[pb[j]] |= 1ULL << (63 - s0 - j);
-                }
-                K |= low_bits(pn) << s0;
-                if (bits) G |= 1ULL << bits;
-                X0 |= 1ULL << (64 - s0 - pn);
-                bits = s0 + pn;
+                if ((bits ? bits + 1 : 0) + pn > 64) break;   /* the word is full: this sentence opens the next */
+                bits = pack_lane(lm, lmr, pb, pn, bits, &K, &G, &X0);
             }
             pstart = pend;
         }
@@ -524,6 +516,8 @@ NOINLINE static int ngram_levels(WorkerObject *w, Py_ssize_t M, int maxn, Py_ssi
     return 0;
 }
 
+static int single_ref_stats(WorkerObject *w, TextBuf *tbs, PS *out);   /* single_ref.c */
+
 /* Statistics of every type against every reference of one example: out[t * M + r]. */
 static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
     EngineObject *e = w->eng;
@@ -555,6 +549,10 @@ static int example_stats(WorkerObject *w, TextBuf *tbs, Py_ssize_t M, PS *out) {
         w->lp.n = pn;
     }
     Py_ssize_t D = w->pdist.n;
+    if (M == 1) {
+        int served = single_ref_stats(w, tbs, out);
+        if (served <= 0) { rcode = served; goto done; }
+    }
     if (grow((void **)&w->lro, &w->lrocap, M + 1, sizeof(Py_ssize_t))) { rcode = -1; goto done; }
     if ((Py_ssize_t)e->ntypes * M + 1 > w->phcap) {
         Py_ssize_t c = (Py_ssize_t)e->ntypes * M + 1, c2 = c;

@@ -4,7 +4,7 @@
 /* ------------------------------------------------------------------------------------------ */
 /* scores (scoring.py: score_from_counts, combine, jackknife)                                    */
 
-static SC score_from_counts(EngineObject *e, double h, double rc, double pc, double weight) {
+static ALWAYS_INLINE SC score_from_counts(EngineObject *e, double h, double rc, double pc, double weight) {
     SC s;
     double recall = rc != 0.0 ? h / rc : 0.0;
     double precision = pc != 0.0 ? h / pc : 0.0;

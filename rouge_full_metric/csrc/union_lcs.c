@@ -14,6 +14,31 @@ static inline uint64_t low_bits(Py_ssize_t j) {
     return j >= 64 ? ~0ULL : (1ULL << j) - 1;
 }
 
+/* One lane: model sentence pb[0:pn] (0 < pn, bits + 1 + pn <= 64 when bits) packed after the
+ * `bits` bits already used, its columns set in lm / lmr and its bits added to K, G, X0 (see
+ * lcs_marks_packed below); the bits used after it. */
+static inline Py_ssize_t pack_lane(uint64_t *lm, uint64_t *lmr, const int32_t *pb, Py_ssize_t pn, Py_ssize_t bits,
+                                   uint64_t *K, uint64_t *G, uint64_t *X0) {
+    Py_ssize_t s0 = bits ? bits + 1 : 0;
+    for (Py_ssize_t j = 0; j < pn; j++) {
+        lm[pb[j]] |= 1ULL << (s0 + j);
+        lmr[pb[j]] |= 1ULL << (63 - s0 - j);
+    }
+    *K |= low_bits(pn) << s0;
+    if (bits) *G |= 1ULL << bits;
+    *X0 |= 1ULL << (64 - s0 - pn);
+    return s0 + pn;
+}
+
+/* One peer row of the lanes (Hyyro's step, see lcs_marks_packed below): V becomes the next
+ * row's, the row's walk bits are returned. */
+static inline uint64_t packed_row(uint64_t *V, uint64_t M, uint64_t K, uint64_t G) {
+    uint64_t v = *V, Vn = ((v & K) + (v & M)) | (v & ~M);
+    uint64_t D = ((~v & Vn) | G) - (v & ~Vn);
+    *V = Vn;
+    return D & K & ~M;
+}
+
 /* lcs_marks of several model sentences at once against every peer sentence (a: the peer's
  * tokens, send: its ns sentence ends), one pass over the peer.  The model sentences sit side by
  * side in one word as lanes (columns per token in LMASK, the same bits reversed in LMASKR; K: the
@@ -50,12 +75,9 @@ static void lcs_marks_packed(WorkerObject *w, const int32_t *a, const int32_t *s
         uint64_t V = K;
         for (Py_ssize_t i = start; i < end; i++) {
             uint64_t M = lm[a[i]];
-            uint64_t Vn = ((V & K) + (V & M)) | (V & ~M);
-            uint64_t D = ((~V & Vn) | G) - (V & ~Vn);
-            zr[nm] = D & K & ~M;
+            zr[nm] = packed_row(&V, M, K, G);
             rowi[nm] = (uint32_t)i;
             nm += M != 0;
-            V = Vn;
         }
         if (nm > nm0) rowi[nm - 1] |= 0x80000000u;
         start = end;

@@ -370,7 +370,9 @@ static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, P
         for (int ti = 0; ti < e->ntypes; ti++) {
             double weight = e->types[ti].kind == K_W ? e->types[ti].weight : 0.0;
             int by_recall = e->flavor == FLAVOR_PAPER && e->types[ti].kind == K_N;
-            scores[i * e->ntypes + ti] = reduce_scores(e, st + (Py_ssize_t)ti * M, M, weight, w->tmp, by_recall);
+            /* one reference: every multi_ref rule and the jackknife give this reference's score */
+            scores[i * e->ntypes + ti] = M == 1 ? score_from_counts(e, st[ti].h, st[ti].rc, st[ti].pc, weight)
+                                                : reduce_scores(e, st + (Py_ssize_t)ti * M, M, weight, w->tmp, by_recall);
         }
     }
 }
