@@ -195,24 +195,30 @@ static int single_ref_stats(WorkerObject *w, TextBuf *tbs, PS *out) {
         cols.s[k] = w->masks + (Py_ssize_t)(2 + k) * (D + 1);
         cols.sr[k] = w->masks + (Py_ssize_t)(4 + k) * (D + 1);
     }
-    memset(w->masks, 0, (size_t)(6 * (D + 1)) * sizeof(uint64_t));
+    if (kinds & SR_L) memset(cols.l[0], 0, (size_t)(2 * (D + 1)) * sizeof(uint64_t));
+    if (kinds & SR_LSUM) memset(cols.s[0], 0, (size_t)(4 * (D + 1)) * sizeof(uint64_t));
     w->lro[0] = 0;
     w->lro[1] = T;
     w->lr.n = T;
     /* the prediction's side: unigram counts, bigram ids (1..nb, 0: a bigram it lacks) and their
      * counts, the LCS columns, the lanes */
-    c1[0] = 0;
-    memcpy(c1 + 1, w->lcnt, (size_t)D * sizeof(int32_t));
-    memset(c2, 0, (size_t)(pn + 1) * sizeof(int32_t));
-    for (Py_ssize_t p = 0; p + 1 < pn; p++) {
-        int32_t c = (lp[p] + 1) * W + lp[p + 1] + 1, t = tab[c], fresh = t == 0;
-        nb += fresh;
-        t = fresh ? nb : t;
-        tab[c] = t;
-        cell[p] = c;
-        c2[t]++;
+    if (kinds & SR_1) {
+        c1[0] = 0;
+        memcpy(c1 + 1, w->lcnt, (size_t)D * sizeof(int32_t));
     }
-    for (Py_ssize_t j = 0; j < pn; j++) cols.l[j >> 6][lp[j] + 1] |= 1ULL << (j & 63);
+    if (kinds & SR_2) {
+        memset(c2, 0, (size_t)(pn + 1) * sizeof(int32_t));
+        for (Py_ssize_t p = 0; p + 1 < pn; p++) {
+            int32_t c = (lp[p] + 1) * W + lp[p + 1] + 1, t = tab[c], fresh = t == 0;
+            nb += fresh;
+            t = fresh ? nb : t;
+            tab[c] = t;
+            cell[p] = c;
+            c2[t]++;
+        }
+    }
+    if (kinds & SR_L)
+        for (Py_ssize_t j = 0; j < pn; j++) cols.l[j >> 6][lp[j] + 1] |= 1ULL << (j & 63);
     if (kinds & SR_LSUM) {
         Py_ssize_t pstart = 0, used = 0;
         int k = 0;
@@ -244,7 +250,8 @@ static int single_ref_stats(WorkerObject *w, TextBuf *tbs, PS *out) {
     else
         single_ref_pass(kinds, NL, NS, w->loc, rt, T, lr, c1, c2, tab, W, &cols, v, send, ns, zr, rowi, &nm, &h1,
                         &h2);
-    for (Py_ssize_t p = 0; p + 1 < pn; p++) tab[cell[p]] = 0;
+    if (kinds & SR_2)
+        for (Py_ssize_t p = 0; p + 1 < pn; p++) tab[cell[p]] = 0;
     int32_t lsum = 0;
     if (kinds & SR_LSUM) {
         int32_t *lbp = LBP(w);
