@@ -15,14 +15,15 @@ static inline uint64_t low_bits(Py_ssize_t j) {
 }
 
 /* One lane: model sentence pb[0:pn] (0 < pn, bits + 1 + pn <= 64 when bits) packed after the
- * `bits` bits already used, its columns set in lm / lmr and its bits added to K, G, X0 (see
- * lcs_marks_packed below); the bits used after it. */
+ * `bits` bits already used, its columns set in lm / lmr (unless NULL: the caller reverses lm's
+ * words instead) and its bits added to K, G, X0 (see lcs_marks_packed below); the bits used
+ * after it. */
 static inline Py_ssize_t pack_lane(uint64_t *lm, uint64_t *lmr, const int32_t *pb, Py_ssize_t pn, Py_ssize_t bits,
                                    uint64_t *K, uint64_t *G, uint64_t *X0) {
     Py_ssize_t s0 = bits ? bits + 1 : 0;
     for (Py_ssize_t j = 0; j < pn; j++) {
         lm[pb[j]] |= 1ULL << (s0 + j);
-        lmr[pb[j]] |= 1ULL << (63 - s0 - j);
+        if (lmr) lmr[pb[j]] |= 1ULL << (63 - s0 - j);
     }
     *K |= low_bits(pn) << s0;
     if (bits) *G |= 1ULL << bits;
