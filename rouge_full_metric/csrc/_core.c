@@ -150,7 +150,7 @@ static PyMethodDef module_methods[] = {
     {"_bootstrap_hooks", mod_bootstrap_hooks, METH_VARARGS,
      "_bootstrap_hooks(simd, count_limit[, pack_min]) -> previous (simd, count_limit, supported simd, pack_min), packed blocks; -1 keeps a setting (tests)."},
     {"_single_ref_hook", mod_single_ref_hook, METH_O,
-     "_single_ref_hook(on) -> previous (allowed, served): 0 sends one-reference examples the general way, -1 keeps it (tests)."},
+     "_single_ref_hook(on) -> previous (allowed, served since its first call): 0 sends one-reference examples the general way, -1 keeps it (tests)."},
     {"_bitrev_hooks", mod_bitrev_hooks, METH_O,
      "_bitrev_hooks(gfni) -> previous (allowed, supported): 0 forces the plain bit reversal, -1 keeps it (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},

@@ -161,6 +161,7 @@ typedef struct {
     TSpec *types;
     Py_ssize_t word_limit, byte_limit;
     int needs_sentences, needs_flat;
+    int single_ref_kinds;   /* single_ref.c's SR_* set of the types, 0 when that path never serves */
     int multi_ref, jackknife, rounded, rs_f;
     double alpha;
     PyObject *filter;       /* callable(str) -> str | None, or NULL */

@@ -163,6 +163,7 @@ static int Engine_init(EngineObject *self, PyObject *args, PyObject *kwds) {
         if (t->kind == K_W) has_W = 1;
     }
     Py_DECREF(seq);
+    self->single_ref_kinds = single_ref_kinds(self);
     self->word_limit = wl > 0 ? wl : 0;
     self->byte_limit = bl > 0 ? bl : 0;
     if (self->word_limit && self->byte_limit) {

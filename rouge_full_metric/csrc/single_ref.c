@@ -22,9 +22,13 @@ enum { SR_1 = 1, SR_2 = 2, SR_L = 4, SR_LSUM = 8 };
 
 static int single_ref_allowed = 1;    /* the test hook's switch: 0 sends every example the general way */
 static uint64_t single_ref_served;   /* examples this path scored, for the tests (any thread) */
+/* Counted only once the hook has been called: an atomic add per example is a contended cache
+ * line between n_jobs' threads (and score_matrix's), which no caller but the tests needs. */
+static volatile int single_ref_counting;
 
-/* _single_ref_hook(on) -> previous (allowed, examples served so far): on 0 turns this path off,
- * 1 on, -1 keeps it (tests compare both, and check that it serves what it should). */
+/* _single_ref_hook(on) -> previous (allowed, examples served since the hook's first call): on 0
+ * turns this path off, 1 on, -1 keeps it (tests compare both, and check that it serves what it
+ * should). */
 static PyObject *mod_single_ref_hook(PyObject *self, PyObject *arg) {
     long v = PyLong_AsLong(arg);
     if (v == -1 && PyErr_Occurred()) return NULL;
@@ -39,10 +43,12 @@ static PyObject *mod_single_ref_hook(PyObject *self, PyObject *arg) {
 #endif
     PyObject *old = Py_BuildValue("iK", single_ref_allowed, (unsigned long long)served);
     if (old && v >= 0) single_ref_allowed = (int)v;
+    single_ref_counting = 1;
     return old;
 }
 
-/* The SR_* set of the engine's types, or 0 when one of them is another kind. */
+/* The SR_* set of the engine's types, or 0 when one of them is another kind (kept in the engine
+ * at its creation: EngineObject.single_ref_kinds). */
 static int single_ref_kinds(const EngineObject *e) {
     int kinds = 0;
     for (int ti = 0; ti < e->ntypes; ti++) {
@@ -220,7 +226,7 @@ static int single_ref_stats(WorkerObject *w, TextBuf *tbs, PS *out) {
     EngineObject *e = w->eng;
     TextBuf *pred = &tbs[0], *ref = &tbs[1];
     Py_ssize_t pn = pred->tok.n, T = ref->tok.n, D = w->pdist.n;
-    int kinds = single_ref_allowed ? single_ref_kinds(e) : 0;
+    int kinds = single_ref_allowed ? e->single_ref_kinds : 0;
     if (!kinds || pn > 128) return 1;
     if ((kinds & SR_L) && !(pred->ftok_alias && ref->ftok_alias)) return 1;
     int NL = pn > 64 ? 2 : 1, NS = 1;
@@ -304,10 +310,12 @@ static int single_ref_stats(WorkerObject *w, TextBuf *tbs, PS *out) {
             o->h = h; o->rc = rc; o->pc = (double)pn; o->sel = rc != 0.0 ? h / rc : 0.0;
         }
     }
+    if (single_ref_counting) {
 #if defined(__GNUC__) || defined(__clang__)
-    __atomic_fetch_add(&single_ref_served, 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&single_ref_served, 1, __ATOMIC_RELAXED);
 #else
-    single_ref_served++;
+        single_ref_served++;
 #endif
+    }
     return 0;
 }
