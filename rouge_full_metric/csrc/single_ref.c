@@ -134,15 +134,8 @@ static inline int32_t single_ref_walks(int NS, const Cols *cols, const int32_t *
     for (Py_ssize_t q = nm - 1; q >= 0; q--) {
         uint32_t r = rowi[q];
         int32_t t = lr[r & 0x7fffffffu];
-        X0 = (r >> 31) ? start0 : X0;
-        uint64_t Z = zr[q], F = (Z + X0) & ~Z, dg = F & R0[t + 1];
-        X0 = F + dg;
-        if (NS == 2) {
-            X1 = (r >> 31) ? start1 : X1;
-            uint64_t Z1 = zr[T + q], F1 = (Z1 + X1) & ~Z1, dg1 = F1 & R1[t + 1];
-            X1 = F1 + dg1;
-            dg |= dg1;
-        }
+        uint64_t dg = packed_walk(&X0, start0, zr[q], R0[t + 1], r);
+        if (NS == 2) dg |= packed_walk(&X1, start1, zr[T + q], R1[t + 1], r);
         int32_t c = budget[t], ok = (dg != 0) & (c > 0);
         budget[t] = c - ok;
         taken += ok;

@@ -40,6 +40,16 @@ static inline uint64_t packed_row(uint64_t *V, uint64_t M, uint64_t K, uint64_t 
     return D & K & ~M;
 }
 
+/* One step of the lanes' walks back up a kept row (see lcs_marks_packed below): Z the row's
+ * reversed walk bits, lmr the reversed columns of its peer token, r its row index (the top bit:
+ * the last kept row of a peer sentence, where the walks restart at X0).  X moves on; the
+ * returned bits are the lanes that take the token diagonally. */
+static inline uint64_t packed_walk(uint64_t *X, uint64_t X0, uint64_t Z, uint64_t lmr, uint32_t r) {
+    uint64_t x = (r >> 31) ? X0 : *X, F = (Z + x) & ~Z, dg = F & lmr;
+    *X = F + dg;
+    return dg;
+}
+
 /* lcs_marks of several model sentences at once against every peer sentence (a: the peer's
  * tokens, send: its ns sentence ends), one pass over the peer.  The model sentences sit side by
  * side in one word as lanes (columns per token in LMASK, the same bits reversed in LMASKR; K: the
@@ -88,10 +98,7 @@ static void lcs_marks_packed(WorkerObject *w, const int32_t *a, const int32_t *s
     for (Py_ssize_t q = nm - 1; q >= 0; q--) {
         uint32_t r = rowi[q];
         Py_ssize_t i = (Py_ssize_t)(r & 0x7fffffffu);
-        X = (r >> 31) ? X0 : X;
-        uint64_t Z = zr[q], F = (Z + X) & ~Z, dg = F & lmr[a[i]];
-        X = F + dg;
-        mark[i] |= dg != 0;
+        mark[i] |= packed_walk(&X, X0, zr[q], lmr[a[i]], r) != 0;
     }
 }
 
