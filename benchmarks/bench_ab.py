@@ -12,10 +12,11 @@ meet the same load in every round.  --workload bootstrap times ``batch.perl_boot
 bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums, on unrounded values).
 --workload compute times each checkout's ``RougeFullMetric(flavor=...).compute`` (its defaults,
 --ci, --per-example) on the news pairs, or on --pairs of bench_evaluate.py's generated pairs.
+--lang L scores bench_languages.py's texts of language L with ``lang=L`` (e.g. --flavor xlsum).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|multi-ref|bootstrap|compute] [--flavor rouge_score] [--runs 11]
-           [--pairs N] [--counts] [--simd 1] [--ci] [--per-example] [--jobs 2]
+           [--pairs N] [--counts] [--simd 1] [--ci] [--per-example] [--jobs 2] [--lang hindi]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -56,19 +57,27 @@ def main():
     ap.add_argument("--flavor", default="rouge_score")
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--pairs", type=int, help="rows of the bootstrap workload (default 100,000); compute "
-                    "workload: that many of bench_evaluate.py's generated pairs instead of the news pairs")
+                    "workload: that many of bench_evaluate.py's generated pairs instead of the news pairs; "
+                    "--lang: that many texts (default 200)")
     ap.add_argument("--counts", action="store_true", help="bootstrap workload: the count-based sums")
     ap.add_argument("--simd", type=int, choices=[0, 1, 2, 3], help="bootstrap workload: force this kernel level "
                     "(0 scalar, 1 AVX2, 2 AVX-512, 3 AVX-512 with IFMA; capped at what the CPU has)")
     ap.add_argument("--ci", action="store_true", help="compute workload: with confidence_intervals=True")
     ap.add_argument("--per-example", action="store_true", help="compute workload: use_aggregator=False")
     ap.add_argument("--jobs", type=int, default=1, help="score_batch's n_jobs (above 1: wall time, not CPU)")
+    ap.add_argument("--lang", help="scorers with lang=LANG on bench_languages.py's texts of it (--pairs of "
+                                   "them, default 200) instead of --workload's, e.g. --flavor xlsum --lang hindi")
     a = ap.parse_args()
     if a.workload == "bootstrap":
         return bootstrap(a)
     if a.workload == "compute":
         return compute(a)
-    if a.workload in ("news", "multi-ref"):
+    if a.lang:
+        from bench_languages import language_pairs
+        from rouge_full_metric import languages
+        preds, refs = language_pairs(languages.resolve(a.lang), a.pairs or 200)
+        a.workload = "%s texts" % a.lang
+    elif a.workload in ("news", "multi-ref"):
         from bench import workload
         preds, refs = workload(a.workload)
     else:
@@ -77,7 +86,8 @@ def main():
     types = a.types.split(",")
     with tempfile.TemporaryDirectory() as folder:
         modules = load_copies(a.checkouts, folder)
-        scorers = {name: m.RougeScorer(types, flavor=a.flavor) for name, m in modules.items()}
+        options = {"lang": a.lang} if a.lang else {}
+        scorers = {name: m.RougeScorer(types, flavor=a.flavor, **options) for name, m in modules.items()}
         for scorer in scorers.values():
             scorer.score_batch(preds, refs, n_jobs=a.jobs)   # warm-up
         # the results are freed in the timing too

@@ -134,6 +134,15 @@ def dictionary_pairs(language, count, seed=3):
     return pairs
 
 
+def language_pairs(language, count, max_words=120, random_words=False):
+    """(predictions, references) of a language: dictionary words for Chinese, Japanese and Thai
+    (random-character words with random_words), tests/xlsum_texts.py's texts for the others."""
+    segmented = language.name.startswith(("chinese", "japanese", "thai"))
+    pairs = dictionary_pairs(language, count) if segmented and not random_words else \
+        xlsum_texts.pairs(language.name, count, seed=3, max_words=max_words)
+    return [p for p, _ in pairs], [r for _, r in pairs]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=200)
@@ -157,12 +166,7 @@ def main():
     rows = []
     for lang in args.langs.split(","):
         language = languages.resolve(lang)
-        pairs = None if args.random_words else (dictionary_pairs(language, args.pairs)
-                                                if language.name.startswith(
-                                                    ("chinese", "japanese", "thai")) else None)
-        if pairs is None:
-            pairs = xlsum_texts.pairs(language.name, args.pairs, seed=3, max_words=args.max_words)
-        predictions, references = [p for p, _ in pairs], [r for _, r in pairs]
+        predictions, references = language_pairs(language, args.pairs, args.max_words, args.random_words)
         try:
             ours = RougeScorer(TYPES, flavor="xlsum", lang=language.name, use_stemmer=args.stem)
             perl = RougeScorer(TYPES, lang=language.name, use_stemmer=args.stem)

@@ -168,6 +168,9 @@ static PyMethodDef module_methods[] = {
      "(its rougeLsum).\n\n"
      ">>> xlsum_tokenize('Hello, World! 北京2024年')\n"
      "['hello', 'world', '北', '京', '2024', '年']"},
+    {"_xlsum_lower", mod_xlsum_lower, METH_O,
+     "_xlsum_lower(text) -> (bytes, by_str_lower): text.lower() as the XL-Sum tokenizers read it (UTF-8,\n"
+     "'surrogatepass'), and whether str.lower() made it rather than the core (tests)."},
     {"newmm_dictionary", mod_newmm_dictionary, METH_VARARGS,
      "newmm_dictionary(words, tcc_program) -> trie: PyThaiNLP's Trie(words) and its cluster pattern, compiled\n(native_segmenters.tcc_program), for newmm_segment."},
     {"newmm_segment", mod_newmm_segment, METH_VARARGS,

@@ -141,6 +141,110 @@ static PyObject *str_utf8(PyObject *o) {
     return b;
 }
 
+/* The bytes < 0x80 among x's eight with [A-Z] lowercased (a byte's test stays inside it: each
+ * addition is on its low seven bits). */
+static inline uint64_t ascii_lower8(uint64_t x) {
+    const uint64_t L7F = 0x7F7F7F7F7F7F7F7FULL, H80 = 0x8080808080808080ULL;
+    uint64_t y = x & L7F;
+    uint64_t upper = (y + (0x80 - 'A') * 0x0101010101010101ULL) & ~(y + (0x80 - 'Z' - 1) * 0x0101010101010101ULL) & ~x & H80;
+    return x | upper >> 2;
+}
+
+static inline void ascii_lower(char *o, Py_ssize_t n) {
+    Py_ssize_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t x;
+        memcpy(&x, o + k, 8);
+        x = ascii_lower8(x);
+        memcpy(o + k, &x, 8);
+    }
+    for (; k < n; k++) o[k] = (char)ascii_lower8((unsigned char)o[k]);
+}
+
+/* A non-ASCII code point lowered: -1 when str.lower() must lower the text (XL_LOWER_PY) */
+static inline int64_t lower_cp(Py_UCS4 c) {
+    unsigned b = XL_TABLE[c];
+    if (b & XL_LOWER_PY) return -1;
+    return b & XL_LOWER ? (int64_t)Py_UNICODE_TOLOWER(c) : (int64_t)c;
+}
+
+/* One loop per kind of str, as UTF8_FILL but lowering, in one pass into room for the widest
+ * case (a code point whose lowering is wider in UTF-8 is XL_LOWER_PY), and with a non-ASCII
+ * code point followed by the next one directly: the ASCII lead of a block is looked for after an
+ * ASCII unit only (Hindi text, a block's look for every letter: 38 % of xlsum's scoring).  The
+ * end of what it wrote, or NULL at an XL_LOWER_PY code point. */
+#define LOWER_FILL(T, LEAD)                                                             \
+    {                                                                                   \
+        const T *u = (const T *)data;                                                   \
+        Py_ssize_t i = 0;                                                               \
+        while (i < n) {                                                                 \
+            if (u[i] >= 0x80) {                                                         \
+                int64_t c = lower_cp(u[i++]);                                           \
+                if (c < 0) return NULL;                                                 \
+                o = utf8_put(o, (Py_UCS4)c);                                            \
+                continue;                                                               \
+            }                                                                           \
+            int k = 1;                                                                  \
+            if (i + 16 <= n) {                                                          \
+                k = LEAD(u + i, o);                                                     \
+                ascii_lower(o, k);                                                      \
+            } else *o = (char)ascii_lower8(u[i]);                                       \
+            i += k;                                                                     \
+            o += k;                                                                     \
+        }                                                                               \
+        return o;                                                                       \
+    }
+
+static char *lower_utf8_fill(int kind, const void *data, Py_ssize_t n, char *o) {
+    if (kind == PyUnicode_1BYTE_KIND) LOWER_FILL(Py_UCS1, ascii_lead_ucs1)
+    if (kind == PyUnicode_2BYTE_KIND) LOWER_FILL(Py_UCS2, ascii_lead_ucs2)
+    LOWER_FILL(Py_UCS4, ascii_lead_ucs4)
+}
+
+#undef LOWER_FILL
+
+/* The XL-Sum tokenizers' step 1 (xlsum_tokenizer.c), o.lower(), as the UTF-8 they read
+ * ("surrogatepass"), without the str that str.lower() makes and str_utf8 encodes (English
+ * XL-Sum texts, most with a curly quote or a dash, went through CPython's per-character full
+ * lowering): new bytes; o itself (a new reference) when o is ASCII with no [A-Z]; NULL without an
+ * exception when o holds an XL_LOWER_PY code point (str.lower() is the caller's to call).  The
+ * same code points as str.lower(): [A-Z] shifted, the others through XL_TABLE's bits (built
+ * from str.lower() itself).  o is a ready str, XL_TABLE built. */
+static PyObject *str_lower_utf8(PyObject *o) {
+    int kind = PyUnicode_KIND(o);
+    const void *data = PyUnicode_DATA(o);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(o);
+    if (PyUnicode_IS_ASCII(o)) {
+        const char *u = (const char *)data;
+        Py_ssize_t k = 0;
+        while (k < n && !(u[k] >= 'A' && u[k] <= 'Z')) k++;
+        if (k == n) {
+            Py_INCREF(o);
+            return o;
+        }
+        /* made empty, then written: from u, CPython would hand back its shared one-byte object */
+        PyObject *b = PyBytes_FromStringAndSize(NULL, n);
+        if (b) {
+            memcpy(PyBytes_AS_STRING(b), u, (size_t)n);
+            ascii_lower(PyBytes_AS_STRING(b) + k, n - k);
+        }
+        return b;
+    }
+    /* the widest a code point of the kind can be in UTF-8, lowered or not; a block's ASCII lead
+     * writes 16 bytes whatever it counts, within the room of its 16 code points */
+    Py_ssize_t width = kind == PyUnicode_1BYTE_KIND ? 2 : kind == PyUnicode_2BYTE_KIND ? 3 : 4;
+    if (n > PY_SSIZE_T_MAX / 4) return PyErr_NoMemory();
+    PyObject *b = PyBytes_FromStringAndSize(NULL, width * n);
+    if (!b) return NULL;
+    char *end = lower_utf8_fill(kind, data, n, PyBytes_AS_STRING(b));
+    if (!end) {
+        Py_DECREF(b);
+        return NULL;
+    }
+    if (_PyBytes_Resize(&b, end - PyBytes_AS_STRING(b))) return NULL;
+    return b;
+}
+
 static PyObject *mod_utf8(PyObject *self, PyObject *o) {
     if (!PyUnicode_Check(o)) {
         PyErr_Format(PyExc_TypeError, "utf8() takes a str, got %.80s", Py_TYPE(o)->tp_name);

@@ -41,6 +41,11 @@ static int text_spans(EngineObject *e, PyObject *o, Src *src, Span **items, Py_s
     int rs = e->flavor == FLAVOR_RS;
     if (PyUnicode_Check(o)) {
         if ((e->tokenizer == TOK_XLSUM || e->tokenizer == TOK_XLSUM_BASIC) && !(o = xl_lowered(o, keep))) return -1;
+        if (PyBytes_Check(o)) {   /* the lowered text's UTF-8, kept by xl_lowered */
+            src->whole.p = PyBytes_AS_STRING(o);
+            src->whole.n = PyBytes_GET_SIZE(o);
+            return 0;
+        }
         if (PyUnicode_READY(o) < 0) return -1;
         if (PyUnicode_IS_ASCII(o)) {
             /* no copy; the reference in keep guards against the caller's list changing */
