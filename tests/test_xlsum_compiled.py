@@ -105,3 +105,33 @@ def test_compiled_equals_python_on_dictionary_words(lang, flavor):
         got = score_examples(scorer, predictions, references, backend="compiled")
         want = score_examples(scorer, predictions, references, backend="python")
     assert got == want
+
+
+@pytest.mark.skipif(not HAS_CORE, reason="the compiled core is not built")
+def test_plain_texts_skip_the_copy_and_others_take_it(monkeypatch):
+    """Flavor xlsum's two engines read str texts (references as str or lists / tuples of str) as
+    they are; bytes, sentence lists and str subclasses are converted first, as before.  Both ways
+    equal the pure-Python engine, and the plain way does not convert."""
+    from rouge_full_metric import batch
+
+    pairs = xlsum_texts.pairs("english", 40, seed=9)
+    preds = [p for p, _ in pairs]
+    refs = [(r, p[::-1]) if k % 4 == 0 else [r] if k % 4 == 1 else r for k, (p, r) in enumerate(pairs)]
+
+    class Text(str):
+        pass
+
+    mixed_preds = [p.encode() if k % 5 == 0 else p.split(". ") if k % 5 == 1 else Text(p) if k % 5 == 2 else p
+                   for k, p in enumerate(preds)]
+    scorer = RougeScorer(["rougeLsum", "rouge1", "rouge2", "rougeL"], flavor="xlsum")
+    want_plain = score_examples(scorer, preds, refs, backend="python")
+    want_mixed = score_examples(scorer, mixed_preds, refs, backend="python")
+    assert score_examples(scorer, mixed_preds, refs, backend="compiled") == want_mixed
+    converted = []
+    original = batch._WholeAndSentencesScorer._convert
+    monkeypatch.setattr(batch._WholeAndSentencesScorer, "_convert",
+                        staticmethod(lambda *args: converted.append(1) or original(*args)))
+    assert score_examples(scorer, preds, refs, backend="compiled") == want_plain
+    assert converted == []
+    assert score_examples(scorer, mixed_preds, refs, backend="compiled") == want_mixed
+    assert converted
