@@ -607,11 +607,15 @@ static int xl_emit_sink(void *ctx, const char *s, Py_ssize_t n, const uint32_t *
  * (read_text_unicode): its two head words loaded whole and masked, as tok_perl's, rather than
  * gathered a byte at a time (bench_ab, flavor xlsum: Hindi 1.097, English 1.078) */
 static int xl_emit_buffered(void *ctx, const char *s, Py_ssize_t n, const uint32_t *cps, Py_ssize_t ncp) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return xl_emit_sink(ctx, s, n, cps, ncp);   /* loaded words are not head_of's little-endian ones */
+#else
     XLEmit *e = (XLEmit *)ctx;
     const unsigned char *u = (const unsigned char *)s;
     Py_ssize_t cl = n < 16 ? n : 16;
     uint64_t head = load64(u) & HEAD_MASK[cl], head2 = load64(u + 8) & HEAD2_MASK[cl];
     return emit_h(e->c, s, n, hash_tok(s, n, head, head2), head, head2, e->out);
+#endif
 }
 
 /* The Worker's reader for tokenizer != "perl": each line (see collect_lines) tokenized; in
