@@ -177,11 +177,11 @@ def main():
         if Anchor is not None:
             try:
                 anchor = Anchor(TYPES, lang=language.name, use_stemmer=args.stem)
-                anchor.score(*pairs[0])
-                fns.append(lambda: [anchor.score(r, p) for p, r in pairs])
+                anchor.score(references[0], predictions[0])
+                fns.append(lambda: [anchor.score(r, p) for p, r in zip(predictions, references)])
             except Exception as error:   # e.g. its stemmers need downloads it cannot get offline
                 print("%-18s anchor failed: %s" % (language.name, str(error).splitlines()[0][:80]))
-        times = [t / len(pairs) * 1e6 for t in timed(fns, args.runs)]
+        times = [t / len(predictions) * 1e6 for t in timed(fns, args.runs)]
         t_ours, t_perl = times[:2]
         t_anchor = times[2] if len(times) > 2 else None
         ratio = t_anchor / t_ours if t_anchor else None
