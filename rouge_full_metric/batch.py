@@ -211,18 +211,15 @@ class _WholeAndSentencesScorer:
     def run(self, predictions, references, start, stop, with_stats, cancel=None):
         parts = []
         same = self.words is None and self.split is None   # both engines read the raw texts
-        if same and _plain_texts(predictions, references, start, stop):
-            # the texts as they are, as _convert would copy them (XL-Sum's English: 2.3 us a pair)
-            for engine in (self.whole, self.sentences):
-                if engine is not None:
-                    parts.append(engine.run(predictions, references, start, stop, with_stats, cancel))
-            return self._merge(parts, with_stats, self.order)
-        converted = None
+        # str texts as they are, where _convert would only copy them (XL-Sum's English: 2.3 us a pair)
+        inputs = (predictions, references, start, stop) if same and _plain_texts(
+            predictions, references, start, stop) else None
         for engine, convert in ((self.whole, self.whole_input), (self.sentences, self.sentence_input)):
             if engine is not None:
-                if converted is None or not same:
-                    converted = self._convert(predictions, references, start, stop, convert)
-                parts.append(engine.run(converted[0], converted[1], 0, stop - start, with_stats, cancel))
+                if inputs is None or not same:
+                    preds, refs = self._convert(predictions, references, start, stop, convert)
+                    inputs = (preds, refs, 0, stop - start)
+                parts.append(engine.run(*inputs, with_stats, cancel))
         return self._merge(parts, with_stats, self.order)
 
     def scores_of(self, prediction, references) -> Dict[str, Score]:
