@@ -40,8 +40,9 @@ static int text_spans(EngineObject *e, PyObject *o, Src *src, Span **items, Py_s
     memset(src, 0, sizeof(*src));
     int rs = e->flavor == FLAVOR_RS;
     if (PyUnicode_Check(o)) {
-        if ((e->tokenizer == TOK_XLSUM || e->tokenizer == TOK_XLSUM_BASIC) && !(o = xl_lowered(o, keep))) return -1;
-        if (PyBytes_Check(o)) {   /* the lowered text's UTF-8, kept by xl_lowered */
+        int lowered = e->tokenizer == TOK_XLSUM || e->tokenizer == TOK_XLSUM_BASIC;   /* kept by xl_lowered */
+        if (lowered && !(o = xl_lowered(o, keep))) return -1;
+        if (PyBytes_Check(o)) {   /* the lowered text's UTF-8 */
             src->whole.p = PyBytes_AS_STRING(o);
             src->whole.n = PyBytes_GET_SIZE(o);
             return 0;
@@ -49,7 +50,7 @@ static int text_spans(EngineObject *e, PyObject *o, Src *src, Span **items, Py_s
         if (PyUnicode_READY(o) < 0) return -1;
         if (PyUnicode_IS_ASCII(o)) {
             /* no copy; the reference in keep guards against the caller's list changing */
-            if (PyList_Append(keep, o)) return -1;
+            if (!lowered && PyList_Append(keep, o)) return -1;
             src->whole.p = (const char *)PyUnicode_DATA(o);
             src->whole.n = PyUnicode_GET_LENGTH(o);
             return 0;
