@@ -70,8 +70,10 @@ def pin_threads(cpus):
 
 
 def new_scorer(types, flavor, state):
-    """A new scorer for a "cold" run; for "first", with no parked Worker memory to start from."""
-    from rouge_full_metric import RougeScorer, compiled
+    """A new scorer for a "cold" run (nothing shared with the scorers before it:
+    shared_scorers.clear()); for "first", with no parked Worker memory to start from either."""
+    from rouge_full_metric import RougeScorer, compiled, shared_scorers
+    shared_scorers.clear()
     if state == "first" and compiled.AVAILABLE:
         compiled.core._spare_workers(compiled.core._spare_workers(0))   # frees the parked ones
     return RougeScorer(types, flavor=flavor)

@@ -24,7 +24,7 @@ import re
 import threading
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from . import compiled, thread_pool
+from . import compiled, shared_scorers, thread_pool
 from .scoring import PairStats, Score
 
 # Examples per task when several threads share a batch through Python (a scorer that tokenizes
@@ -66,9 +66,11 @@ def backend() -> str:
 class _CompiledScorer:
     """A RougeScorer's options compiled into a core Engine, plus a pool of Workers."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, spare: Optional[List[object]] = None):
         self.engine = engine
         self._free: List[object] = []
+        # idle Workers shared with the other scorers of the same options (shared_scorers)
+        self.spare = spare
 
     # list.pop and list.append are atomic (under the GIL, and under free threading's per-object
     # locks), so the pool needs no lock of its own: one cost 0.5 us a call, a third of a short
@@ -77,7 +79,22 @@ class _CompiledScorer:
         try:
             return self._free.pop()
         except IndexError:
-            return self.engine.worker()
+            pass
+        if self.spare:
+            try:
+                return self.spare.pop()
+            except IndexError:   # another thread took the last one
+                pass
+        return self.engine.worker()
+
+    def __del__(self):
+        # a dropped scorer's Workers, their token caches warm, for the next scorer of its options
+        try:
+            spare, free = self.spare, self._free
+            while spare is not None and free and len(spare) < shared_scorers.SPARE_WORKERS:
+                spare.append(free.pop())
+        except Exception:   # noqa: BLE001 - at interpreter exit the module may be gone already
+            pass
 
     def release(self, worker):
         self._free.append(worker)
@@ -422,9 +439,18 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     cached = scorer.__dict__.get("_compiled")
     if cached is not None and cached[0] == _generation:
         return cached[1]
-    types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
-              bool(t.unigrams)) for t in scorer.types]
-    result = scorer.rules.compiled_engine(scorer, types)
+    record = scorer.__dict__.get("_shared")   # a shared_scorers.Record, or None
+    shared = record.engine if record is not None else None
+    if shared is not None and shared[0] == _generation:
+        result = _CompiledScorer(shared[1], record.spare_list(_generation))
+    else:
+        types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
+                  bool(t.unigrams)) for t in scorer.types]
+        result = scorer.rules.compiled_engine(scorer, types)
+        # one Engine's scorers only: the others (two engines, Python tokenizers) keep their own
+        if record is not None and type(result) is _CompiledScorer:
+            record.engine = (_generation, result.engine)
+            result.spare = record.spare_list(_generation)
     scorer.__dict__["_compiled"] = (_generation, result)
     return result
 

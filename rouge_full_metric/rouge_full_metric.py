@@ -38,6 +38,7 @@ from .rouge_score_flavor import make_tokenizer
 from .rouge_types import parse_rouge_type
 from .scorer import RougeScorer, __version__, check_bootstrap_options
 from .scoring import Score
+from .shared_scorers import Record as SharedScorerRecord
 from .sentence_splitting import get_splitter, split_text
 from .stemmer import stem
 from .native_segmenters import jieba_segmenter
@@ -54,7 +55,8 @@ _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMA
              Score, stem, raw_sentences, rouge_evaluation_score, score_matrix, read_tokens, resolve_language,
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
              SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Memo,
-             UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES, ThreadPoolTask)
+             UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES, ThreadPoolTask,
+             SharedScorerRecord)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

@@ -20,7 +20,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_batch, score_examples
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor, undefined
+from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor, shared_scorers, undefined
 from .lost_text import keeps_letters
 from .flavor_base import MULTI_REF
 from .rouge_types import RougeType, parse_rouge_type
@@ -196,13 +196,28 @@ class RougeScorer:
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
                  multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5,
                  tokenizer=None, lang=None, split_summaries: bool = False):
-        self._configure(dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
-                             remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
-                             multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer,
-                             lang=lang, split_summaries=split_summaries))
+        # the parts a scorer of these very options built, shared (see shared_scorers)
+        key = shared_scorers.key_of(rouge_types, alpha, (flavor, use_stemmer, remove_stopwords, word_limit, byte_limit,
+                                                         multi_ref, jackknife, tokenizer, lang, split_summaries)
+                                    ) if type(self) is RougeScorer else None
+        record = shared_scorers.find(key)
+        a = self.__dict__
+        if record is not None:
+            a.update(record.state)
+            a["types"], a["rouge_types"] = list(a["types"]), list(a["rouge_types"])   # the caller's to change
+            a["_shared"] = record
+            return
+        options = dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
+                       remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
+                       multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer, lang=lang,
+                       split_summaries=split_summaries)
+        self._configure(options)
         # Built now so that a missing package or a bad tokenizer fails here, not at the first score
         # (after pickling they are rebuilt on first use).
         self._readers()
+        if key is not None:
+            state = dict(a, types=list(a["types"]), rouge_types=list(a["rouge_types"]))
+            a["_shared"] = shared_scorers.remember(key, state)
 
     def _configure(self, options: dict) -> None:
         """Validate ``options`` into this scorer's attributes (construction and unpickling)."""

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from rouge_full_metric import RougeScorer, compiled
+from rouge_full_metric import RougeScorer, compiled, shared_scorers
 from rouge_full_metric.batch import compiled_scorer
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="compiled core not built")
@@ -46,6 +46,16 @@ def spare():
     old = compiled.core._spare_workers(2)
     yield
     compiled.core._spare_workers(old)
+
+
+@pytest.fixture(autouse=True)
+def nothing_shared(monkeypatch):
+    """A dropped scorer's Workers park here only when no record of its options keeps them for
+    the next scorer of the same options (tests/test_shared_scorers.py)."""
+    shared_scorers.clear()
+    monkeypatch.setattr(shared_scorers, "MAX_RECORDS", 0)
+    yield
+    shared_scorers.clear()
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: c[0] + "-" + "-".join(c[1][:2]) + "-" + ",".join(c[2]))
