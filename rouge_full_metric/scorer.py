@@ -131,6 +131,10 @@ def _read_only_after(init):
 
 _MISSING = object()
 
+# The options shared_scorers keys on besides rouge_types and alpha, in this order.
+_KEYED = ("flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit", "multi_ref", "jackknife",
+          "tokenizer", "lang", "split_summaries")
+
 # What a scorer pickles (its whole state): the options as validated, in RougeScorer's order.
 _OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_limit", "byte_limit",
             "multi_ref", "jackknife", "alpha", "tokenizer", "lang", "split_summaries")
@@ -196,28 +200,53 @@ class RougeScorer:
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
                  multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5,
                  tokenizer=None, lang=None, split_summaries: bool = False):
-        # the parts a scorer of these very options built, shared (see shared_scorers)
+        # the parts the last scorer of these very options built (see shared_scorers); the
+        # others in _KEYED's order
         key = shared_scorers.key_of(rouge_types, alpha, (flavor, use_stemmer, remove_stopwords, word_limit, byte_limit,
                                                          multi_ref, jackknife, tokenizer, lang, split_summaries)
                                     ) if type(self) is RougeScorer else None
-        record = shared_scorers.find(key)
-        a = self.__dict__
-        if record is not None:
-            a.update(record.state)
-            a["types"], a["rouge_types"] = list(a["types"]), list(a["rouge_types"])   # the caller's to change
-            a["_shared"] = record
+        if self._share(key):
+            if self.__dict__["_built"] is None:   # a record an unpickled scorer made: see below
+                self._readers()
             return
-        options = dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
-                       remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
-                       multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer, lang=lang,
-                       split_summaries=split_summaries)
-        self._configure(options)
+        self._configure(dict(rouge_types=rouge_types, flavor=flavor, use_stemmer=use_stemmer,
+                             remove_stopwords=remove_stopwords, word_limit=word_limit, byte_limit=byte_limit,
+                             multi_ref=multi_ref, jackknife=jackknife, alpha=alpha, tokenizer=tokenizer,
+                             lang=lang, split_summaries=split_summaries))
         # Built now so that a missing package or a bad tokenizer fails here, not at the first score
         # (after pickling they are rebuilt on first use).
         self._readers()
+        self._remember(key)
+
+    # ----------------------------------------------------------------------------- shared parts
+    def _state_key(self, state: dict) -> Optional[tuple]:
+        """The shared_scorers key of a pickled state (None: this scorer shares nothing; a
+        subclass never does, as it may build differently)."""
+        if type(self) is not RougeScorer:
+            return None
+        try:
+            return shared_scorers.key_of(state["rouge_types"], state["alpha"], tuple(
+                state.get(name, False) if name == "split_summaries" else state[name] for name in _KEYED))
+        except KeyError:   # a state without an option: _configure says which
+            return None
+
+    def _share(self, key: Optional[tuple]) -> bool:
+        """Take what the last scorer of these options built (its record's state), if there is one."""
+        record = shared_scorers.find(key)
+        if record is None:
+            return False
+        a = self.__dict__
+        a.update(record.state)
+        a["types"], a["rouge_types"] = list(a["types"]), list(a["rouge_types"])   # the caller's to change
+        a["_shared"] = record
+        return True
+
+    def _remember(self, key: Optional[tuple]) -> None:
+        """Make this scorer's state the record of ``key`` for the next scorers of its options."""
         if key is not None:
-            state = dict(a, types=list(a["types"]), rouge_types=list(a["rouge_types"]))
-            a["_shared"] = shared_scorers.remember(key, state)
+            a = self.__dict__
+            a["_shared"] = shared_scorers.remember(key, dict(a, types=list(a["types"]),
+                                                                rouge_types=list(a["rouge_types"])))
 
     def _configure(self, options: dict) -> None:
         """Validate ``options`` into this scorer's attributes (construction and unpickling)."""
@@ -300,7 +329,12 @@ class RougeScorer:
         return state
 
     def __setstate__(self, state: dict) -> None:
-        self._configure(state)
+        # a scorer arriving in a process (a spawn pool's task, a Spark task) shares with the ones
+        # of its options that came before it; its tokenizers are still built on first use
+        key = self._state_key(state)
+        if not self._share(key):
+            self._configure(state)
+            self._remember(key)
         object.__setattr__(self, "_read_only", True)
 
     # ----------------------------------------------------------------------------- read-only options

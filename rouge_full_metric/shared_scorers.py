@@ -7,7 +7,8 @@ building its tokenizers and compiled engine, and a Worker whose token cache (the
 their stems) started empty: on a 60-token pair with rouge1/2/L/Lsum, 23 us against 5 for a
 ``score()`` on a scorer already used, and rouge-score-rs's 21.  A scorer whose options are all
 plain values (str, bool, int, float, None; no custom ``tokenizer``) now starts from the record of
-the last scorer built with those very options: nothing is computed again, the engine is the same
+the last scorer built or unpickled with those very options (a spawn pool's or a Spark task's
+scorer arrives pickled): nothing is computed again, the engine is the same
 object, and the first Workers it takes are the ones earlier scorers left (at most
 ``SPARE_WORKERS`` a record, given back when a scorer's compiled form is dropped).  Results cannot
 differ: the engine is a function of the options, and a token cache only remembers what the
@@ -19,8 +20,8 @@ and at most ``SPARE_WORKERS`` idle Workers (a Worker's token cache is bounded: d
 
 >>> from rouge_full_metric import RougeScorer
 >>> a, b = RougeScorer(["rouge1"]), RougeScorer(["rouge1"])
->>> a.rouge_types == b.rouge_types and a.rouge_types is not b.rouge_types
-True
+>>> a._shared is b._shared, a.rouge_types is b.rouge_types   # one record; lists of their own
+(True, False)
 >>> clear()
 """
 import threading

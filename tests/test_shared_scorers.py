@@ -114,13 +114,37 @@ def test_not_shared_custom_tokenizer_subclass_or_unplain_options():
     assert "_shared" not in vars(RougeScorer([u for u in ["rouge1"]], flavor=type("S", (str,), {})("rouge155")))
 
 
-def test_pickled_and_copied_scorers_build_their_own():
+def test_unpickled_and_copied_scorers_share_too():
     import copy
 
     a = RougeScorer(["rouge1", "rougeLsum"], flavor="rouge_score")
+    text = ("a b c\nd", "a b\nd")
     for clone in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
-        assert "_shared" not in vars(clone)
-        assert clone.score("a b c\nd", "a b\nd") == a.score("a b c\nd", "a b\nd")
+        assert clone._shared is a._shared and clone.score(*text) == a.score(*text)
+        assert clone.rouge_types == a.rouge_types and clone.rouge_types is not a.rouge_types
+        if compiled.AVAILABLE:
+            assert compiled_scorer(clone).engine is compiled_scorer(a).engine
+
+
+def test_a_process_that_only_unpickles_shares_and_builds_readers_on_first_use():
+    data = pickle.dumps(RougeScorer(["rouge1", "rougeLsum"], flavor="rouge_score", use_stemmer=True))
+    shared_scorers.clear()   # as in a spawned worker: its scorers arrive pickled
+    first, second = pickle.loads(data), pickle.loads(data)
+    assert first._shared is second._shared and first._shared.state["_built"] is None
+    assert first.score("runners running", "a runner runs") == second.score("runners running", "a runner runs")
+    # a scorer built there takes the record and still builds its tokenizers at construction
+    built = RougeScorer(["rouge1", "rougeLsum"], flavor="rouge_score", use_stemmer=True)
+    assert built._shared is first._shared and built.__dict__["_built"] is not None
+    # an old pickle without split_summaries, or a subclass, as before
+    state = first.__getstate__()
+    assert "split_summaries" not in state
+
+    class Mine(RougeScorer):
+        pass
+
+    mine = Mine.__new__(Mine)
+    mine.__setstate__(state)
+    assert "_shared" not in vars(mine) and mine.score("a b", "a c") == first.score("a b", "a c")
 
 
 def test_memory_kept_is_bounded():
