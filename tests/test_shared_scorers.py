@@ -4,13 +4,13 @@ process's first one would, validation is unchanged, nothing the caller can chang
 the memory kept is bounded."""
 import multiprocessing
 import pickle
-import random
 import threading
 
 import pytest
 
 from rouge_full_metric import RougeScorer, compiled, shared_scorers
 from rouge_full_metric.batch import compiled_scorer
+from test_spare_workers import texts   # random multi-line texts over a vocabulary of given size
 
 CONFIGS = [
     ("rouge155", ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeSU4"], {"use_stemmer": True}),
@@ -20,17 +20,6 @@ CONFIGS = [
     ("xlsum", ["rouge1", "rouge2", "rougeL"], {"lang": "english"}),
     ("paper", ["rouge1", "rougeL", "rougeS*"], {}),
 ]
-WORDS = ["alpha", "beta", "gamma", "running", "runs", "ran", "the", "of", "and", "Kelvin", "caf\u00e9", "1999"]
-
-
-def texts(seed, n, vocab):
-    rng = random.Random(seed)
-    words = WORDS + ["w%d" % k for k in range(vocab)]
-
-    def text():
-        return "\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))
-                         for _ in range(rng.randint(1, 4)))
-    return [text() for _ in range(n)], [text() for _ in range(n)]
 
 
 @pytest.fixture(autouse=True)
@@ -114,16 +103,20 @@ def test_not_shared_custom_tokenizer_subclass_or_unplain_options():
     assert "_shared" not in vars(RougeScorer([u for u in ["rouge1"]], flavor=type("S", (str,), {})("rouge155")))
 
 
-def test_unpickled_and_copied_scorers_share_too():
+def test_unpickled_and_copied_scorers_share_among_themselves():
     import copy
 
     a = RougeScorer(["rouge1", "rougeLsum"], flavor="rouge_score")
     text = ("a b c\nd", "a b\nd")
-    for clone in (pickle.loads(pickle.dumps(a)), copy.copy(a), copy.deepcopy(a)):
-        assert clone._shared is a._shared and clone.score(*text) == a.score(*text)
-        assert clone.rouge_types == a.rouge_types and clone.rouge_types is not a.rouge_types
-        if compiled.AVAILABLE:
-            assert compiled_scorer(clone).engine is compiled_scorer(a).engine
+    data = pickle.dumps(a)
+    clones = [pickle.loads(data), pickle.loads(data), copy.copy(a), copy.deepcopy(a)]
+    # a pickled state holds the options as validated (multi_ref "max", not None): its own key
+    assert all(clone._shared is clones[0]._shared for clone in clones) and clones[0]._shared is not a._shared
+    for clone in clones:
+        assert clone.score(*text) == a.score(*text) and clone.rouge_types == a.rouge_types
+    assert len({id(clone.rouge_types) for clone in clones}) == len(clones)   # each its own list
+    if compiled.AVAILABLE:
+        assert compiled_scorer(clones[0]).engine is compiled_scorer(clones[1]).engine
 
 
 def test_a_process_that_only_unpickles_shares_and_builds_readers_on_first_use():
@@ -132,8 +125,10 @@ def test_a_process_that_only_unpickles_shares_and_builds_readers_on_first_use():
     first, second = pickle.loads(data), pickle.loads(data)
     assert first._shared is second._shared and first._shared.state["_built"] is None
     assert first.score("runners running", "a runner runs") == second.score("runners running", "a runner runs")
-    # a scorer built there takes the record and still builds its tokenizers at construction
-    built = RougeScorer(["rouge1", "rougeLsum"], flavor="rouge_score", use_stemmer=True)
+    # a scorer built there with the options as validated takes the record, and still builds its
+    # tokenizers at construction
+    built = RougeScorer(["rouge1", "rougeLsum"], flavor="rouge_score", use_stemmer=True, multi_ref="max",
+                        jackknife=False)
     assert built._shared is first._shared and built.__dict__["_built"] is not None
     # an old pickle without split_summaries, or a subclass, as before
     state = first.__getstate__()
