@@ -14,6 +14,10 @@ object, and the first Workers it takes are the ones earlier scorers left (at mos
 differ: the engine is a function of the options, and a token cache only remembers what the
 options make of a token.
 
+The key is the options as given: a scorer built with ``multi_ref=None`` and one unpickled (whose
+state holds the options as validated, ``multi_ref="max"``) have records of their own, each shared
+with the scorers given or unpickled with the same values.
+
 Memory: at most ``MAX_RECORDS`` records (the oldest is forgotten first), each holding its engine
 and at most ``SPARE_WORKERS`` idle Workers (a Worker's token cache is bounded: docs/memory.md).
 :func:`clear` forgets them all (benchmarks of a first call use it).
