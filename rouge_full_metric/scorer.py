@@ -200,8 +200,8 @@ class RougeScorer:
                  word_limit: Optional[int] = None, byte_limit: Optional[int] = None,
                  multi_ref: Optional[str] = None, jackknife: Optional[bool] = None, alpha: float = 0.5,
                  tokenizer=None, lang=None, split_summaries: bool = False):
-        # the parts the last scorer of these very options built (see shared_scorers); the
-        # others in _KEYED's order
+        # what the last scorer of these very options built (see shared_scorers); the options
+        # besides rouge_types and alpha in _KEYED's order, as _state_key puts a pickled state's
         key = shared_scorers.key_of(rouge_types, alpha, (flavor, use_stemmer, remove_stopwords, word_limit, byte_limit,
                                                          multi_ref, jackknife, tokenizer, lang, split_summaries)
                                     ) if type(self) is RougeScorer else None
