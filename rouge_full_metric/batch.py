@@ -440,17 +440,17 @@ def compiled_scorer(scorer) -> Optional[_CompiledScorer]:
     if cached is not None and cached[0] == _generation:
         return cached[1]
     record = scorer.__dict__.get("_shared")   # a shared_scorers.Record, or None
-    shared = record.engine if record is not None else None
-    if shared is not None and shared[0] == _generation:
-        result = _CompiledScorer(shared[1], record.spare_list(_generation))
+    engine, spare = record.compiled_parts(_generation) if record is not None else (None, None)
+    if engine is not None:
+        result = _CompiledScorer(engine, spare)
     else:
         types = [(t.name, t.kind, t.n, float(t.weight), -1 if t.max_gap is None else int(t.max_gap),
                   bool(t.unigrams)) for t in scorer.types]
         result = scorer.rules.compiled_engine(scorer, types)
         # one Engine's scorers only: the others (two engines, Python tokenizers) keep their own
         if record is not None and type(result) is _CompiledScorer:
-            record.engine = (_generation, result.engine)
-            result.spare = record.spare_list(_generation)
+            record.engine = result.engine
+            result.spare = spare
     scorer.__dict__["_compiled"] = (_generation, result)
     return result
 

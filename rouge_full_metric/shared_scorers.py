@@ -29,7 +29,7 @@ and at most ``SPARE_WORKERS`` idle Workers (a Worker's token cache is bounded: d
 >>> clear()
 """
 import threading
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 MAX_RECORDS = 4
 SPARE_WORKERS = 2
@@ -41,22 +41,22 @@ _records: Dict[tuple, "Record"] = {}
 
 class Record:
     """One configuration's shared parts: the validated ``state`` (a scorer's ``__dict__`` after
-    construction), the compiled engine as ``(generation, engine)`` once built, and the idle
-    Workers as ``(generation, list)`` (a forked child starts both afresh: see batch.py)."""
+    construction), and for the process ``generation`` (batch.py's; a forked child starts afresh)
+    the compiled ``engine`` once built and the idle Workers (``spare``)."""
 
-    __slots__ = ("state", "engine", "spare")
+    __slots__ = ("state", "generation", "engine", "spare")
 
     def __init__(self, state: dict):
         self.state = state
+        self.generation = None
         self.engine = None
-        self.spare = None
+        self.spare: List[object] = []
 
-    def spare_list(self, generation: int) -> List[object]:
-        """The idle Workers of this process generation (a new list after a fork)."""
-        spare = self.spare
-        if spare is None or spare[0] != generation:
-            spare = self.spare = (generation, [])
-        return spare[1]
+    def compiled_parts(self, generation: int) -> Tuple[Optional[object], List[object]]:
+        """``(engine or None, idle Workers)`` of this process generation (none after a fork)."""
+        if self.generation != generation:
+            self.generation, self.engine, self.spare = generation, None, []
+        return self.engine, self.spare
 
 
 def key_of(rouge_types, alpha, others: tuple) -> Optional[tuple]:

@@ -72,10 +72,9 @@ def test_validation_is_unchanged_by_a_record():
         RougeScorer(["rouge1"], word_limit=5.0)
     RougeScorer(["rouge1"], alpha=1)
     assert RougeScorer(["rouge1"], alpha=1).alpha == 1.0
-    with pytest.raises(ValueError, match="alpha"):
-        RougeScorer(["rouge1"], alpha=float("nan"))
-    with pytest.raises(ValueError, match="alpha"):
-        RougeScorer(["rouge1"], alpha=float("nan"))
+    for _ in range(2):   # a refused option leaves no record behind that a second try could take
+        with pytest.raises(ValueError, match="alpha"):
+            RougeScorer(["rouge1"], alpha=float("nan"))
 
 
 def test_zero_alpha_keeps_its_sign():
@@ -155,8 +154,8 @@ def test_memory_kept_is_bounded():
         scorer.score_batch(*texts(4, 300, 50), n_jobs=n_jobs)
         del scorer
         # (a helper thread may still hold the scorer's pool for a moment: at most, never more)
-        assert len(record.spare[1]) <= shared_scorers.SPARE_WORKERS
-    assert len(record.spare[1]) >= 1   # the last one, on the calling thread alone, gave its Worker
+        assert len(record.spare) <= shared_scorers.SPARE_WORKERS
+    assert len(record.spare) >= 1   # the last one, on the calling thread alone, gave its Worker
 
 
 def test_clear_starts_cold():
