@@ -303,13 +303,18 @@ class RougeScorer:
 
     def _readers(self) -> dict:
         """The tokenizers and token filter of the options (``self.rules.readers``), built once
-        per scorer and process: never pickled, never shared with a copy."""
+        per scorer and process, or once per shared_scorers record (a record an unpickled scorer
+        made holds none until one of its scorers builds them): never pickled, never shared with
+        a copy."""
         built = self.__dict__["_built"]
         if built is None:
             with _build_lock:
                 built = self.__dict__["_built"]
                 if built is None:
                     built = self.__dict__["_built"] = self.rules.readers(self)
+                    record = self.__dict__.get("_shared")
+                    if record is not None and record.state["_built"] is None:
+                        record.state["_built"] = built
         return built
 
     _token_filter = _reader("token_filter", "The Perl's stop words and stemmer, memoized (:mod:`.tokenization`).")

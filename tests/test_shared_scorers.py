@@ -124,7 +124,10 @@ def test_a_process_that_only_unpickles_shares_and_builds_readers_on_first_use():
     first, second = pickle.loads(data), pickle.loads(data)
     assert first._shared is second._shared and first._shared.state["_built"] is None
     assert first.score("runners running", "a runner runs") == second.score("runners running", "a runner runs")
-    # a scorer built there with the options as validated takes the record, and still builds its
+    # the tokenizers the first of them built on first use are the record's from then on
+    third = pickle.loads(data)
+    assert third.__dict__["_built"] is first.__dict__["_built"] is first._shared.state["_built"]
+    # a scorer built there with the options as validated takes the record, and has its
     # tokenizers at construction
     built = RougeScorer(["rouge1", "rougeLsum"], flavor="rouge_score", use_stemmer=True, multi_ref="max",
                         jackknife=False)
