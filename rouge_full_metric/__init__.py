@@ -9,7 +9,6 @@ The ``evaluate`` metric lives in :mod:`rouge_full_metric.rouge_full_metric`;
 """
 import os
 
-from .matlab import rouge_evaluation_score
 from .rouge_types import parse_rouge_type
 from .scorer import AggregateScore, CorpusResult, RougeScorer, Stat, __version__
 from .scoring import PairStats, Score
@@ -22,9 +21,12 @@ __all__ = ["RougeScorer", "Score", "Stat", "AggregateScore", "CorpusResult", "Pa
 
 
 def __getattr__(name):
-    # The metric class needs evaluate and datasets; import them only when it is asked for, so
-    # that the engine stays light.
+    # The metric class needs evaluate and datasets, MATLAB's function its own module; each is
+    # imported when it is asked for, so that a process that only scores pays for neither.
     if name == "RougeFullMetric":
         from .rouge_full_metric import RougeFullMetric
         return RougeFullMetric
+    if name == "rouge_evaluation_score":
+        from .matlab import rouge_evaluation_score
+        return rouge_evaluation_score
     raise AttributeError("module 'rouge_full_metric' has no attribute %r" % name)

@@ -18,6 +18,8 @@ Score(precision=1.0, recall=0.75, fmeasure=0.85714)
 >>> scores[1]["rougeL"].recall
 0.66667
 """
+from __future__ import annotations
+
 import numbers
 import os
 import re
@@ -378,12 +380,13 @@ def _native_filter(scorer):
     settings = getattr(scorer._token_filter, "settings", None)
     if settings is None or settings == (False, False):
         return None
-    from .stemmer import WORDNET_EXCEPTION_TABLE
-    from .tokenization import STOPWORDS
+    from . import tokenization
 
     use_stemmer, remove_stopwords = settings
-    return (use_stemmer, remove_stopwords, STOPWORDS if remove_stopwords else (),
-            WORDNET_EXCEPTION_TABLE if use_stemmer else {})
+    exceptions = {}
+    if use_stemmer:
+        from .stemmer import WORDNET_EXCEPTION_TABLE as exceptions
+    return (use_stemmer, remove_stopwords, tokenization.STOPWORDS if remove_stopwords else (), exceptions)
 
 
 def _plain_engine(scorer, types, token_filter, native_filter):

@@ -13,6 +13,8 @@ belongs to the scorer that asked, which rebuilds it from its options after pickl
 >>> rules.multi_ref, rules.jackknife, rules.rounded
 ('max', True, False)
 """
+from __future__ import annotations
+
 from typing import List, Optional, Tuple
 
 from .tokenization import make_token_filter

@@ -8,13 +8,18 @@ object (see :mod:`.flavor_base` for what a flavor defines, ``docs/adding-a-flavo
 >>> get("rouge_score").core
 'rouge_score'
 """
-from . import flavor_matlab, flavor_paper, flavor_rouge155, flavor_rouge_score, flavor_xlsum
+import importlib
+
 from .flavor_base import Flavor
 
-_REGISTRY = {f.name: f for f in (flavor_rouge155.FLAVOR, flavor_paper.FLAVOR, flavor_rouge_score.FLAVOR,
-                                 flavor_matlab.FLAVOR, flavor_xlsum.FLAVOR)}
+# name -> the module that defines it (its FLAVOR), imported on first use: a process that scores
+# with one flavor does not import the others (flavor matlab's module, for one, and xlsum's
+# tokenizer tables), which is most of what a short script would otherwise pay for the import
+_MODULES = {"rouge155": "flavor_rouge155", "paper": "flavor_paper", "rouge_score": "flavor_rouge_score",
+            "matlab": "flavor_matlab", "xlsum": "flavor_xlsum"}
+_REGISTRY = {}
 
-NAMES = tuple(_REGISTRY)
+NAMES = tuple(_MODULES)
 
 
 def get(name) -> Flavor:
@@ -25,5 +30,7 @@ def get(name) -> Flavor:
     """
     flavor = _REGISTRY.get(name) if isinstance(name, str) else None
     if flavor is None:
-        raise ValueError("flavor must be one of %s, got %r" % (", ".join(NAMES), name))
+        if not isinstance(name, str) or name not in _MODULES:
+            raise ValueError("flavor must be one of %s, got %r" % (", ".join(NAMES), name))
+        flavor = _REGISTRY[name] = importlib.import_module("." + _MODULES[name], __package__).FLAVOR
     return flavor

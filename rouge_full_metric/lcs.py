@@ -5,6 +5,8 @@ exactly: from the ends, match equal tokens; otherwise drop the model token unles
 the LCS (ties go "up").  Hits are then counted on the union of the marked model positions, clipped
 by unigram budgets of model and peer that persist across the model's sentences.
 """
+from __future__ import annotations
+
 from collections import Counter
 from typing import Dict, Iterator, List, Sequence, Set
 

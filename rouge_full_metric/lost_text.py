@@ -11,6 +11,8 @@ lazy inputs such as the CLI's file readers are not read twice), an ASCII text is
 further (``str.isascii`` runs in C), another text only in its first 2,000 characters, and checking
 stops at the first hit.
 """
+from __future__ import annotations
+
 import itertools
 import re
 import unicodedata

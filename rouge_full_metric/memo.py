@@ -13,6 +13,8 @@ returned.  ``MAX_BYTES`` is read at every insertion, so a test may lower it (see
 >>> memo.get("running"), len(memo)
 ('run', 1)
 """
+from __future__ import annotations
+
 import sys
 from typing import Optional
 

@@ -3,6 +3,8 @@
 Both work on the joined reader's token list of the whole summary, so n-grams and skip-bigrams
 cross sentence boundaries, as in ROUGE-1.5.5.pl.
 """
+from __future__ import annotations
+
 from collections import Counter
 from typing import Dict, List, Optional, Sequence
 

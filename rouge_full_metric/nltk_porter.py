@@ -12,7 +12,9 @@ with ``ROUGE_FULL_METRIC_PURE_PYTHON=1``, NLTK's own Python stems, as before.
 >>> stem("generalizations"), stem("dying"), stem("flies")
 ('gener', 'die', 'fli')
 """
-from typing import Callable, Optional
+import os
+import sys
+from typing import Callable, Optional, Tuple
 
 from . import compiled
 
@@ -28,6 +30,49 @@ VERIFIED = ("3.6", "3.6.1", "3.6.2", "3.6.3", "3.6.5", "3.6.6", "3.6.7", "3.7", 
 _release_cache = []
 
 
+def _metadata_version(entry: str) -> Optional[str]:
+    """The ``Version:`` of a .dist-info or .egg-info directory's metadata, or None."""
+    for name in ("METADATA", "PKG-INFO"):
+        try:
+            with open(os.path.join(entry, name), encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("Version:"):
+                        return line[len("Version:"):].strip()
+                    if not line.strip():
+                        break   # the headers end at the first blank line
+        except OSError:
+            continue
+    return None
+
+
+def _release_on_path() -> Tuple[bool, Optional[str]]:
+    """(True, version) of the first ``nltk-*.dist-info`` or ``nltk-*.egg-info`` directory on
+    ``sys.path``, read as importlib.metadata reads it; (False, None) when there is none, or the path
+    holds something this does not read (a zip, an egg-info file, two candidates in one directory,
+    metadata without a version): importlib.metadata decides those."""
+    for entry in sys.path:
+        if not isinstance(entry, str):
+            return False, None
+        entry = entry or "."
+        if not os.path.isdir(entry):
+            if os.path.exists(entry):
+                return False, None   # a zip importlib.metadata would look into
+            continue
+        try:
+            names = os.listdir(entry)
+        except OSError:
+            continue
+        found = [name for name in names
+                 if name.lower().startswith("nltk-") and name.lower().endswith((".dist-info", ".egg-info"))]
+        if len(found) > 1:
+            return False, None   # which one comes first is importlib.metadata's business
+        if found:
+            path = os.path.join(entry, found[0])
+            version = _metadata_version(path) if os.path.isdir(path) else None
+            return (True, version) if version else (False, None)
+    return False, None
+
+
 def nltk_release() -> Optional[str]:
     """The installed NLTK's version (from its metadata: NLTK itself is not imported), or None.
 
@@ -35,14 +80,18 @@ def nltk_release() -> Optional[str]:
     True
     """
     if not _release_cache:
-        # imported here, not above: importlib.metadata costs ~20 ms (email's parsers), which a
-        # scorer that does not stem should not pay on its first call
-        from importlib import metadata
+        # The metadata directory is read directly: importlib.metadata costs ~20 ms of imports
+        # (email's parsers), which a short script that stems would pay on its first score; it
+        # decides only where the path holds what this does not read.
+        found, version = _release_on_path()
+        if not found:
+            from importlib import metadata
 
-        try:
-            _release_cache.append(metadata.version("nltk"))
-        except metadata.PackageNotFoundError:
-            _release_cache.append(None)
+            try:
+                version = metadata.version("nltk")
+            except metadata.PackageNotFoundError:
+                version = None
+        _release_cache.append(version)
     return _release_cache[0]
 
 

@@ -8,6 +8,8 @@ than 3 characters go through NLTK's ``PorterStemmer()`` in its default ``NLTK_EX
 F is 2PR/(P+R), written as rouge_score computes it, and several references keep the one with the
 best F.  The LCS back-trace and the union-LCS clipping are the Perl's, so :mod:`.lcs` serves both.
 """
+from __future__ import annotations
+
 import re
 from typing import Callable, List
 

@@ -2,6 +2,8 @@
 
 One parsed :class:`RougeType` per requested name tells the scorer which statistic to compute.
 """
+from __future__ import annotations
+
 import functools
 import math
 import re

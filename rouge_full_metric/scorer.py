@@ -10,6 +10,8 @@ rules, corpus ``mid``, engines) live in its own module, ``flavor_<name>.py``, fo
 A scorer *is* its options: pickling, ``copy`` and dill carry the options only, and the
 tokenizers and compiled engines built from them are rebuilt on first use (never serialized).
 """
+from __future__ import annotations
+
 import math
 import numbers
 import sys
@@ -20,7 +22,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Union
 from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_batch, score_examples
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import flavors, lang_pipeline, languages, lost_text, rouge_score_flavor, shared_scorers, undefined
+from . import flavors, lost_text, rouge_score_flavor, shared_scorers, undefined
 from .lost_text import keeps_letters
 from .flavor_base import MULTI_REF
 from .rouge_types import RougeType, parse_rouge_type
@@ -296,7 +298,13 @@ class RougeScorer:
         a["_rounded"] = rules.rounded
         a["_rouge_score_f"] = rules.rouge_score_f and self.alpha == 0.5
         a["_needs_sentences"] = any(t.kind in ("Lsum", "W") for t in self.types)
-        a["language"] = languages.resolve(lang)
+        if lang is None:
+            a["language"] = None
+        else:
+            # imported here: languages and their pipelines (segmenters, stemmers, XL-Sum's
+            # tokenizer tables) are for scorers with lang= only
+            from . import languages
+            a["language"] = languages.resolve(lang)
         a["lang"] = self.language.name if self.language is not None else None
         rules.check_reading(self)
         a["_built"] = None   # the readers, built by _readers() on first use
@@ -387,6 +395,7 @@ class RougeScorer:
                 per_sentence = [sentence_tokenize(s) for s in sentences_of(text)]
             return _Text(text, [], Summary(tokenize(text), per_sentence))
         if self._lang_tokenize is not None:
+            from . import lang_pipeline
             lines = lang_pipeline.lines_of(text, argument)
             summary = lang_pipeline.read_tokens([self._lang_tokenize(line) for line in lines],
                                                 self.word_limit, self._needs_sentences)

@@ -5,6 +5,8 @@ For one rouge type, one prediction and one reference the engine keeps a :class:`
 Everything downstream — several references, jackknifing, corpus averages, the bootstrap — is
 recomputed from these numbers without touching the text again.
 """
+from __future__ import annotations
+
 from typing import List, NamedTuple, Sequence, Tuple
 
 

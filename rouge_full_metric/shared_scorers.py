@@ -28,6 +28,8 @@ and at most ``SPARE_WORKERS`` idle Workers (a Worker's token cache is bounded: d
 (True, False)
 >>> clear()
 """
+from __future__ import annotations
+
 import threading
 from typing import Dict, List, Optional, Tuple
 

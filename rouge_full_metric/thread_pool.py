@@ -18,6 +18,8 @@ which the tests use to watch a task.
 >>> tasks[0].result(), tasks[0].done(), tasks[0].cancelled()
 (42, True, False)
 """
+from __future__ import annotations
+
 import _thread
 import os
 import threading

@@ -10,12 +10,12 @@ summary: ROUGE-N, S/SU and the unigram budgets of L/W) and a *sentence* reader (
 sentence: the LCS/WLCS programs).  They only differ under ``word_limit``/``byte_limit``, where the
 Perl's sentence reader has a bug under ``-b`` that parity requires us to keep (spec Q3).
 """
+from __future__ import annotations
+
 import re
 from typing import Callable, List, NamedTuple, Optional, Sequence, Union
 
-from .rouge155_data import SMART_COMMON_WORDS
 from .memo import Memo
-from .stemmer import stem
 
 Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
@@ -25,7 +25,26 @@ _PERL_WHITESPACE = re.compile(r"[ \t\n\r\f\x0b]+")
 # token and is then dropped) the surviving tokens are exactly the maximal [a-z0-9] runs.
 _TOKEN = re.compile(r"[a-z0-9]+")
 
-STOPWORDS = frozenset(line for line in SMART_COMMON_WORDS.split("\n") if line)
+_stopwords = []   # [the SMART stop words], made on first use (see __getattr__)
+
+
+def _stopword_set() -> frozenset:
+    if not _stopwords:
+        from .rouge155_data import SMART_COMMON_WORDS
+        _stopwords.append(frozenset(line for line in SMART_COMMON_WORDS.split("\n") if line))
+    return _stopwords[0]
+
+
+def __getattr__(name):
+    # STOPWORDS and stem are made or imported on first use: the stop words' table and the Perl
+    # stemmer's module (its WordNet exception table, its regexes) cost a new process ~4 ms of
+    # import, which only scorers with remove_stopwords or use_stemmer need
+    if name == "STOPWORDS":
+        return _stopword_set()
+    if name == "stem":
+        from .stemmer import stem
+        return stem
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
 class Summary(NamedTuple):
@@ -179,9 +198,10 @@ class TokenFilter:
 
     def _process(self, token: str) -> Optional[str]:
         use_stemmer, remove_stopwords = self.settings
-        if remove_stopwords and token in STOPWORDS:
+        if remove_stopwords and token in _stopword_set():
             result = None
         elif use_stemmer and len(token) > 3:
+            from .stemmer import stem
             result = stem(token)
         else:
             result = token

@@ -12,6 +12,8 @@ on NaN: :mod:`.cli.compare` drops an example whose score is NaN in either system
 >>> omitted_counts([[0.5, math.nan, math.nan], [0.2, 0.4, 0.3]], ["rouge2"])
 {'rouge2': (0, 1, 1)}
 """
+from __future__ import annotations
+
 import math
 import warnings
 from typing import Dict, Sequence, Tuple

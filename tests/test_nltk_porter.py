@@ -3,6 +3,7 @@ against NLTK itself, and the compiled rouge_score engine that stems with it agai
 pure-Python engine (NLTK).  tests/check_nltk_porter_versions.py runs the vocabulary comparison
 against every NLTK release in nltk_porter.VERIFIED."""
 import random
+import sys
 
 import pytest
 
@@ -175,3 +176,44 @@ def test_xlsum_flavor_stems_ascii_tokens_in_c(monkeypatch):
     python_result = score_examples(RougeScorer(["rouge1", "rougeL", "rougeLsum"], flavor="xlsum", use_stemmer=True),
                                    texts, texts[::-1], backend="python")
     assert compiled_result == python_result
+
+
+def test_release_read_from_the_path_is_importlib_metadatas():
+    """nltk_release() reads NLTK's metadata directory itself (importlib.metadata's imports cost a
+    short script ~20 ms); where it finds one, it must give importlib.metadata's answer."""
+    from importlib import metadata
+
+    found, version = nltk_porter._release_on_path()
+    try:
+        expected = metadata.version("nltk")
+    except metadata.PackageNotFoundError:
+        expected = None
+    if found:
+        assert version == expected
+    assert nltk_porter.nltk_release() == expected
+
+
+@pytest.mark.parametrize("layout, expected", [
+    ({"nltk-3.9.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: nltk\nVersion: 3.9.1\n\nVersion: 0\n"},
+     (True, "3.9.1")),
+    ({"NLTK-3.8.egg-info/PKG-INFO": "Metadata-Version: 1.1\nName: nltk\nVersion: 3.8\n"}, (True, "3.8")),
+    ({"nltk-3.9.1.dist-info/METADATA": "Version: 3.9.1\n", "nltk-3.8.dist-info/METADATA": "Version: 3.8\n"},
+     (False, None)),
+    ({"nltk-3.9.1.dist-info/METADATA": "Name: nltk\n\nVersion: 3.9.1\n"}, (False, None)),
+    ({"nltk_contrib-1.0.dist-info/METADATA": "Version: 1.0\n", "nltk-3.7.dist-info/METADATA": "Version: 3.7\n"},
+     (True, "3.7")),
+])
+def test_release_on_path_layouts(tmp_path, monkeypatch, layout, expected):
+    for rel, text in layout.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(tmp_path)] + sys.path)
+    assert nltk_porter._release_on_path() == expected
+
+
+def test_release_on_path_defers_to_importlib_metadata_for_a_zip(tmp_path, monkeypatch):
+    archive = tmp_path / "packages.zip"
+    archive.write_bytes(b"PK\x05\x06" + b"\0" * 18)
+    monkeypatch.setattr(sys, "path", [str(archive)] + sys.path)
+    assert nltk_porter._release_on_path() == (False, None)

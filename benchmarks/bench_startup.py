@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""A new process that scores a few pairs and exits: a script, a ``rouge-full`` call, a spawn pool's
+or Spark's worker.  There the import is part of the price, and rouge-score-rs imports in a few
+milliseconds.
+
+Each row is a fresh interpreter running one small script, timed from outside (wall time of
+``subprocess.run``, and the child's CPU from ``resource.getrusage(RUSAGE_CHILDREN)``), less the
+same interpreter running ``pass``: what the tool adds to a process.  The rows run in turns
+(ours, rs, rouge_score, the empty one, ...), ``--runs`` rounds after one untimed round; medians.
+Before timing, each script runs once with bytecode writing on, so that every module is imported
+from its ``.pyc`` as after a ``pip install`` (``PYTHONDONTWRITEBYTECODE`` is dropped for the
+children; with it set and no cache, Python would compile our sources in every process).
+
+Rows (flavor rouge_score's set rouge1/rouge2/rougeL/rougeLsum; news pairs of bench.py; each tool's
+``RougeScorer(...).score()`` in a loop, as rouge_score's README has it):
+  import                  the import alone
+  N pairs                 import, a scorer, N pairs scored (N from --sizes)
+  N pairs, stemmed        the same with use_stemmer=True: a cold stemmer, as a one-shot call meets it
+The child's CPU is the figure compared; "x" is rs's time over ours (> 1: we are faster).
+
+Usage: python benchmarks/bench_startup.py [--runs 15] [--sizes 1,100,1000] [--no-rouge-score]
+"""
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+SET = '["rouge1", "rouge2", "rougeL", "rougeLsum"]'
+
+# What each tool's script does after reading the texts (P: predictions, R: references)
+OURS = ("from rouge_full_metric import RougeScorer\n"
+        "s = RougeScorer(%s, flavor='rouge_score', use_stemmer=%%s)\n"
+        "for p, r in zip(P, R): s.score(p, r)\n" % SET)
+RS = ("from rouge_score_rs import rouge_scorer\n"
+      "s = rouge_scorer.RougeScorer(%s, use_stemmer=%%s)\n"
+      "for p, r in zip(P, R): s.score(r, p)\n" % SET)
+RSPY = ("from rouge_score import rouge_scorer\n"
+        "s = rouge_scorer.RougeScorer(%s, use_stemmer=%%s)\n"
+        "for p, r in zip(P, R): s.score(r, p)\n" % SET)
+IMPORT = {"ours": "import rouge_full_metric\n", "rs": "import rouge_score_rs\n", "rouge_score": "import rouge_score.rouge_scorer\n"}
+
+
+def texts_file(tmp, n):
+    """The first n news pairs in one file, NUL-separated (the children read it without an import)."""
+    from bench import workload
+    preds, refs = workload("news")
+    path = os.path.join(tmp, "pairs%d.txt" % n)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\0".join(preds[:n] + refs[:n]))
+    return path
+
+
+def script(body, path, n):
+    read = ("T = open(%r, encoding='utf-8').read().split('\\0')\nP, R = T[:%d], T[%d:]\n" % (path, n, n)) if path else ""
+    return read + body
+
+
+def child_env():
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def run_once(code, env):
+    """(wall s, child CPU s) of one fresh interpreter running code in the repository's root."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode:
+        raise RuntimeError("a child failed:\n%s\n%s" % (code, done.stderr[-2000:]))
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def available(module):
+    try:
+        __import__(module)
+        return True
+    except ImportError:
+        return False
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--sizes", default="1,100,1000")
+    ap.add_argument("--no-rouge-score", action="store_true", help="leave rouge_score out (its import takes NLTK's ~1 s)")
+    a = ap.parse_args(argv)
+    sizes = [int(x) for x in a.sizes.split(",")]
+    tools = ["ours"]
+    if available("rouge_score_rs"):
+        tools.append("rs")
+    else:
+        print("rouge-score-rs not installed: pip install rouge-score-rs==0.2.1")
+    if not a.no_rouge_score and available("rouge_score"):
+        tools.append("rouge_score")
+    body = {"ours": OURS, "rs": RS, "rouge_score": RSPY}
+    env = child_env()
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = [("import", None, 0, None)]
+        for n in sizes:
+            rows.append(("%d pairs" % n, texts_file(tmp, n), n, "False"))
+        rows.append(("%d pairs, stemmed" % sizes[min(1, len(sizes) - 1)], texts_file(tmp, sizes[min(1, len(sizes) - 1)]),
+                      sizes[min(1, len(sizes) - 1)], "True"))
+        codes = {}
+        for name, path, n, stem in rows:
+            for tool in tools:
+                codes[name, tool] = IMPORT[tool] if stem is None else script(body[tool] % stem, path, n)
+        codes["empty"] = "pass"
+        # once each with bytecode written (the .pyc files a pip install leaves), once more untimed
+        for code in codes.values():
+            run_once(code, env)
+        times = {key: ([], []) for key in codes}
+        keys = list(codes)
+        for r in range(a.runs):
+            for key in keys[r % len(keys):] + keys[:r % len(keys)]:   # a rotating order
+                wall, cpu = run_once(codes[key], env)
+                times[key][0].append(wall)
+                times[key][1].append(cpu)
+    empty_wall, empty_cpu = (statistics.median(v) for v in times["empty"])
+    from rouge_full_metric import compiled
+    print("backend: %s   python %s   runs: %d, in turns   an empty interpreter: %.1f ms CPU, %.1f ms wall"
+          % (compiled.backend(), sys.version.split()[0], a.runs, empty_cpu * 1e3, empty_wall * 1e3))
+    print("ms added to a new process (CPU; wall in brackets)")
+    head = "%-22s %16s %16s %16s %8s" % ("what", "ours", "rs", "rouge_score", "x rs")
+    print(head)
+    print("-" * len(head))
+    for name, _path, _n, _stem in rows:
+        cells, ours_cpu, rs_cpu = [], None, None
+        for tool in ("ours", "rs", "rouge_score"):
+            if (name, tool) not in times:
+                cells.append("%16s" % "-")
+                continue
+            wall, cpu = (statistics.median(v) for v in times[name, tool])
+            cells.append("%7.1f (%6.1f)" % ((cpu - empty_cpu) * 1e3, (wall - empty_wall) * 1e3))
+            if tool == "ours":
+                ours_cpu = cpu - empty_cpu
+            elif tool == "rs":
+                rs_cpu = cpu - empty_cpu
+        ratio = "%7.2fx" % (rs_cpu / ours_cpu) if ours_cpu and rs_cpu is not None and ours_cpu > 0 else "%8s" % "-"
+        print("%-22s %s %s" % (name, " ".join(cells), ratio))
+
+
+if __name__ == "__main__":
+    main()
