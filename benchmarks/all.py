@@ -15,6 +15,8 @@ prints what each prints — its ratios included.
   bench_njobs.py      score_batch n_jobs=2 against n_jobs=1, the second core free and busy
   bench_shapes.py     score() loops, small batches, several references, rouge3-rouge9 and custom
                       tokenizers against rouge-score-rs, and the rows where rs is faster
+  bench_startup.py    new processes (the import; the import and 1 / 100 / 1,000 pairs scored)
+                      against rouge-score-rs and rouge_score
 
 and, last, issue 21's targets judged from what they printed and the rows people meet first
 (targets.py: two markdown tables, as docs/speed.md quotes them; `python benchmarks/targets.py
@@ -42,6 +44,7 @@ FULL = [
     ["bench_pairwise.py", "--runs", "3"],
     ["bench_njobs.py", "--runs", "9"],
     ["bench_shapes.py", "--runs", "7"],
+    ["bench_startup.py", "--runs", "15"],
 ]
 QUICK = [
     ["bench.py", "--runs", "1", "--only", "news", "--slow-pairs", "100"],
@@ -53,6 +56,7 @@ QUICK = [
     ["bench_pairwise.py", "--matrix", "1000", "--filter", "2000", "--sample", "100", "--runs", "1", "--no-rapidfuzz"],
     ["bench_njobs.py", "--runs", "3", "--only", "long"],
     ["bench_shapes.py", "--runs", "1", "--only", "single,custom_tokenizer"],
+    ["bench_startup.py", "--runs", "1", "--sizes", "1,100", "--no-rouge-score"],
 ]
 
 

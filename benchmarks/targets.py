@@ -15,7 +15,8 @@ The targets (issue 21, "Targets"):
   long        ~800-token pairs: every single type ahead of rouge-score-rs, rougeL >= 1.5x
               (bench_types.py)
   ahead       ahead of rouge-score-rs in every configuration a user meets: bench.py's workloads,
-              bench_types.py's rows and every shape of bench_shapes.py
+              bench_types.py's rows, every shape of bench_shapes.py and bench_startup.py's new
+              processes (the import, and the import with a few pairs scored)
   n_jobs      n_jobs=2 >= 1.9x of n_jobs=1 with the second core free, >= 0.97x with it busy
               (bench_njobs.py); the one-CPU rows, where both settings run the same code, give the
               spread of two measurements of one thing on the machine in hand
@@ -108,6 +109,11 @@ def parse(text: str) -> dict:
     p["njobs"] = [(m.group(1), m.group(2), m.group(3), float(m.group(4)), m.group(5) and float(m.group(5)))
                   for m in re.finditer(r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|[^|]*\|[^|]*\|"
                                        r"\s+([\d.]+)x\s+[\d.]+x(?:\s*\|\s+([\d.]+)x)?", nj, flags=re.M)]
+    startup = s.get("bench_startup.py", "")
+    # (what, ours, rs): ms of CPU a new process adds
+    p["startup"] = [(m.group(1).strip(), float(m.group(2)), float(m.group(3)))
+                    for m in re.finditer(r"^(import|\d+ pairs(?:, stemmed)?)\s+([\d.]+) \(\s*[\d.]+\)\s+([\d.]+) \(",
+                                         startup, flags=re.M)]
     shapes = s.get("bench_shapes.py", "")
     p["shapes"] = [(m.group(1).strip(), float(m.group(2)), float(m.group(3)))
                    for m in re.finditer(r"^(\S.*?)\s+([\d.]+)\s+([\d.]+)\s+[\d.]+\s*$", shapes, flags=re.M)]
@@ -159,6 +165,7 @@ def judge(p: dict) -> List[Row]:
     for wl, trs in p.get("types", {}).items():
         ahead += [("bench_types.py %s %s" % (wl, t), ours, rs) for t, ours, rs, _ in trs]
     ahead += [("bench_shapes.py " + name, ours, rs) for name, ours, rs in p.get("shapes", [])]
+    ahead += [("bench_startup.py " + name, ours, rs) for name, ours, rs in p.get("startup", [])]
     lost = [name for name, ours, rs in ahead if rs <= ours]
     least = min(ahead, key=lambda r: r[2] / r[1]) if ahead else None
     rows.append(Row("ahead of rs in every configuration measured",
@@ -282,6 +289,13 @@ def figures(text: str) -> str:
         lost = sum(r <= 1 for r in ratios)
         rows.append(("every shape of `bench_shapes.py`", "", "", "%.2f-%.1f in %d rows, %s" % (
             min(ratios), max(ratios), len(ratios), "%d lost" % lost if lost else "none lost")))
+    startup = {name: (ours, rs) for name, ours, rs in p.get("startup", [])}
+    sized = [name for name in startup if name.endswith(" pairs")]
+    if "import" in startup and sized:
+        names = ["import"] + sized
+        rows.append(("a new process: %s (ms of CPU it adds, `bench_startup.py`)" % " / ".join(names),
+                     " / ".join("%.1f" % startup[n][0] for n in names), "rs " + " / ".join("%.1f" % startup[n][1] for n in names),
+                     " / ".join(x(*startup[n]) for n in names)))
     pw = s.get("bench_pairwise.py", "")
     ours, peer = _str(r"^matrix rouge_score: ([\d.]+) ns/pair", pw), _str(r"^rapidfuzz cdist LCSseq: ([\d.]+) ns/pair", pw)
     if ours and peer:

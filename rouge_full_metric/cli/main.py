@@ -47,7 +47,6 @@ import time
 import warnings
 from typing import List, Optional, Sequence
 
-from . import perl_cli
 from .input_files import read_file
 from ..undefined import json_safe, omitted_counts
 
@@ -892,7 +891,18 @@ _MEMORY_MESSAGE = ("out of memory while reading or scoring the inputs: split the
                    "(and check that every file is a text file of summaries)")
 
 
+def __getattr__(name):
+    # The Perl-compatible mode's modules (its config reader, Basic Elements, the Perl stemmer:
+    # ~27 ms of imports) are imported by the command lines that use it, not by score/compare/correlate.
+    if name == "perl_cli":
+        from . import perl_cli
+        return perl_cli
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
 def _perl_mode(argv, stdout, stderr):
+    from . import perl_cli
+
     try:
         return perl_cli.run(argv, stdout, stderr)
     except MemoryError:

@@ -1,0 +1,90 @@
+"""A new process pays for what it imports: a script that scores with one flavor imports that
+flavor's modules and nothing of the others (benchmarks/bench_startup.py times it against
+rouge-score-rs).  Each case runs a fresh interpreter and reads its sys.modules."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+
+# Imported only by the options that need them
+HEAVY = ["rouge_full_metric.matlab", "rouge_full_metric.flavor_matlab", "rouge_full_metric.xlsum_tokenizer",
+         "rouge_full_metric.lang_pipeline", "rouge_full_metric.languages", "rouge_full_metric.segmenters",
+         "rouge_full_metric.multilingual_stemmers", "rouge_full_metric.stemmer", "rouge_full_metric.rouge155_data",
+         "rouge_full_metric.flavor_xlsum", "rouge_full_metric.rouge_full_metric", "importlib.metadata", "numpy",
+         "nltk", "evaluate", "datasets"]
+
+
+def modules_after(code):
+    """The modules a fresh interpreter holds after running code (from the repository's root, as
+    the tests import the package)."""
+    done = subprocess.run([sys.executable, "-c", code + "\nimport sys, json; print(json.dumps(sorted(sys.modules)))"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_scoring_imports_only_the_flavor_in_use():
+    found = modules_after("from rouge_full_metric import RougeScorer\n"
+                          "s = RougeScorer(['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], flavor='rouge_score')\n"
+                          "s.score('the cat sat\\non the mat', 'a cat was on the mat')")
+    assert "rouge_full_metric.flavor_rouge_score" in found
+    assert not {"rouge_full_metric.flavor_rouge155", "rouge_full_metric.flavor_paper"} & found
+    assert not set(HEAVY) & found, sorted(set(HEAVY) & found)
+
+
+def test_the_default_flavor_needs_neither_stop_words_nor_stemmer_unless_asked():
+    plain = modules_after("from rouge_full_metric import RougeScorer\n"
+                          "RougeScorer(['rouge1', 'rougeL']).score('the cats sat', 'a cat sat')")
+    assert not set(HEAVY) & plain, sorted(set(HEAVY) & plain)
+    stemmed = modules_after("from rouge_full_metric import RougeScorer\n"
+                            "RougeScorer(['rouge1'], use_stemmer=True, remove_stopwords=True).score('the cats sat', 'a cat')")
+    assert {"rouge_full_metric.stemmer", "rouge_full_metric.rouge155_data"} <= stemmed
+
+
+def test_a_stemmed_rouge_score_scorer_reads_nltk_s_version_without_importlib_metadata():
+    from rouge_full_metric import nltk_porter
+
+    if not nltk_porter._release_on_path()[0]:
+        pytest.skip("NLTK's metadata is not in a directory this reads (importlib.metadata decides)")
+    found = modules_after("from rouge_full_metric import RougeScorer, nltk_porter\n"
+                          "RougeScorer(['rouge1'], flavor='rouge_score', use_stemmer=True).score('cats ran', 'a cat runs')\n"
+                          "assert nltk_porter.nltk_release()")
+    assert "importlib.metadata" not in found
+
+
+def test_the_lazy_names_still_resolve():
+    import rouge_full_metric
+    from rouge_full_metric import flavors, tokenization
+
+    assert rouge_full_metric.rouge_evaluation_score.__module__ == "rouge_full_metric.matlab"
+    assert "rouge_evaluation_score" in rouge_full_metric.__all__
+    assert "the" in tokenization.STOPWORDS and len(tokenization.STOPWORDS) == 596
+    assert tokenization.stem("generalizations") == "gener"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        tokenization.nothing
+    assert [flavors.get(name).name for name in flavors.NAMES] == list(flavors.NAMES)
+    with pytest.raises(ValueError, match="flavor must be one of rouge155, paper, rouge_score, matlab, xlsum"):
+        flavors.get("rouge")
+
+
+def test_the_benchmark_s_output_is_read():
+    """bench_startup.py as it prints today (one round, one size): targets.py takes its rows into
+    the "ahead of rs" target."""
+    done = subprocess.run([sys.executable, str(BENCH / "bench_startup.py"), "--runs", "1", "--sizes", "1",
+                           "--no-rouge-score"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    sys.path.insert(0, str(BENCH))
+    import targets
+
+    p = targets.parse("$ python benchmarks/bench_startup.py\n" + done.stdout)
+    names = [name for name, _, _ in p["startup"]]
+    if "rouge-score-rs not installed" in done.stdout:
+        assert names == []
+        return
+    assert names == ["import", "1 pairs", "1 pairs, stemmed"]
+    assert all(ours > 0 for _, ours, _ in p["startup"])
