@@ -130,6 +130,13 @@ def main(argv=None):
     from rouge_full_metric import compiled
     print("backend: %s   python %s   runs: %d, in turns   an empty interpreter: %.1f ms CPU, %.1f ms wall"
           % (compiled.backend(), sys.version.split()[0], a.runs, empty_cpu * 1e3, empty_wall * 1e3))
+    # What site (.pth files, sitecustomize) imports is free for every tool here; typing and re
+    # are what the package's own import would otherwise pay most for (~6-10 ms)
+    done = subprocess.run([sys.executable, "-c", "import sys; print(len(sys.modules), 'typing' in sys.modules, "
+                           "'re' in sys.modules)"], cwd=ROOT, env=env, capture_output=True, text=True)
+    count, typing_in, re_in = done.stdout.split()
+    print("the empty interpreter's own modules: %s (typing %s, re %s already imported)"
+          % (count, "is" if typing_in == "True" else "not", "is" if re_in == "True" else "not"))
     print("ms added to a new process (CPU; wall in brackets)")
     head = "%-22s %16s %16s %16s %8s" % ("what", "ours", "rs", "rouge_score", "x rs")
     print(head)
