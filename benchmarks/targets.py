@@ -110,9 +110,10 @@ def parse(text: str) -> dict:
                   for m in re.finditer(r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|[^|]*\|[^|]*\|"
                                        r"\s+([\d.]+)x\s+[\d.]+x(?:\s*\|\s+([\d.]+)x)?", nj, flags=re.M)]
     startup = s.get("bench_startup.py", "")
-    # (what, ours, rs): ms of CPU a new process adds
+    # (what, ours, rs): ms of CPU a new process adds (a few rounds on a noisy machine can read
+    # under the empty interpreter's median: negative)
     p["startup"] = [(m.group(1).strip(), float(m.group(2)), float(m.group(3)))
-                    for m in re.finditer(r"^(import|\d+ pairs(?:, stemmed)?)\s+([\d.]+) \(\s*[\d.]+\)\s+([\d.]+) \(",
+                    for m in re.finditer(r"^(import|\d+ pairs(?:, stemmed)?)\s+(-?[\d.]+) \(\s*-?[\d.]+\)\s+(-?[\d.]+) \(",
                                          startup, flags=re.M)]
     shapes = s.get("bench_shapes.py", "")
     p["shapes"] = [(m.group(1).strip(), float(m.group(2)), float(m.group(3)))
@@ -165,7 +166,8 @@ def judge(p: dict) -> List[Row]:
     for wl, trs in p.get("types", {}).items():
         ahead += [("bench_types.py %s %s" % (wl, t), ours, rs) for t, ours, rs, _ in trs]
     ahead += [("bench_shapes.py " + name, ours, rs) for name, ours, rs in p.get("shapes", [])]
-    ahead += [("bench_startup.py " + name, ours, rs) for name, ours, rs in p.get("startup", [])]
+    # (a row whose time reads at or under the empty interpreter's is noise, and has no ratio)
+    ahead += [("bench_startup.py " + name, ours, rs) for name, ours, rs in p.get("startup", []) if ours > 0]
     lost = [name for name, ours, rs in ahead if rs <= ours]
     least = min(ahead, key=lambda r: r[2] / r[1]) if ahead else None
     rows.append(Row("ahead of rs in every configuration measured",
@@ -295,7 +297,7 @@ def figures(text: str) -> str:
         names = ["import"] + sized
         rows.append(("a new process: %s (ms of CPU it adds, `bench_startup.py`)" % " / ".join(names),
                      " / ".join("%.1f" % startup[n][0] for n in names), "rs " + " / ".join("%.1f" % startup[n][1] for n in names),
-                     " / ".join(x(*startup[n]) for n in names)))
+                     " / ".join(x(*startup[n]) if startup[n][0] > 0 else "-" for n in names)))
     pw = s.get("bench_pairwise.py", "")
     ours, peer = _str(r"^matrix rouge_score: ([\d.]+) ns/pair", pw), _str(r"^rapidfuzz cdist LCSseq: ([\d.]+) ns/pair", pw)
     if ours and peer:
