@@ -48,10 +48,8 @@ RSPY = ("from rouge_score import rouge_scorer\n"
 IMPORT = {"ours": "import rouge_full_metric\n", "rs": "import rouge_score_rs\n", "rouge_score": "import rouge_score.rouge_scorer\n"}
 
 
-def texts_file(tmp, n):
-    """The first n news pairs in one file, NUL-separated (the children read it without an import)."""
-    from bench import workload
-    preds, refs = workload("news")
+def texts_file(tmp, preds, refs, n):
+    """The first n pairs in one file, NUL-separated (the children read it without an import)."""
     path = os.path.join(tmp, "pairs%d.txt" % n)
     with open(path, "w", encoding="utf-8") as f:
         f.write("\0".join(preds[:n] + refs[:n]))
@@ -105,18 +103,20 @@ def main(argv=None):
         tools.append("rouge_score")
     body = {"ours": OURS, "rs": RS, "rouge_score": RSPY}
     env = child_env()
+    from bench import workload
+    preds, refs = workload("news")
     with tempfile.TemporaryDirectory() as tmp:
         rows = [("import", None, 0, None)]
         for n in sizes:
-            rows.append(("%d pairs" % n, texts_file(tmp, n), n, "False"))
-        rows.append(("%d pairs, stemmed" % sizes[min(1, len(sizes) - 1)], texts_file(tmp, sizes[min(1, len(sizes) - 1)]),
-                      sizes[min(1, len(sizes) - 1)], "True"))
+            rows.append(("%d pairs" % n, texts_file(tmp, preds, refs, n), n, "False"))
+        _, path, n, _ = rows[min(2, len(sizes))]   # the stemmed row: the second size's texts (or the only one's)
+        rows.append(("%d pairs, stemmed" % n, path, n, "True"))
         codes = {}
         for name, path, n, stem in rows:
             for tool in tools:
                 codes[name, tool] = IMPORT[tool] if stem is None else script(body[tool] % stem, path, n)
         codes["empty"] = "pass"
-        # once each with bytecode written (the .pyc files a pip install leaves), once more untimed
+        # once each, untimed, with bytecode written (the .pyc files a pip install leaves)
         for code in codes.values():
             run_once(code, env)
         times = {key: ([], []) for key in codes}

@@ -28,9 +28,9 @@ def get(name) -> Flavor:
     >>> get("matlab").omit_nan
     True
     """
-    flavor = _REGISTRY.get(name) if isinstance(name, str) else None
+    if not isinstance(name, str) or name not in _MODULES:
+        raise ValueError("flavor must be one of %s, got %r" % (", ".join(NAMES), name))
+    flavor = _REGISTRY.get(name)
     if flavor is None:
-        if not isinstance(name, str) or name not in _MODULES:
-            raise ValueError("flavor must be one of %s, got %r" % (", ".join(NAMES), name))
         flavor = _REGISTRY[name] = importlib.import_module("." + _MODULES[name], __package__).FLAVOR
     return flavor
