@@ -20,14 +20,17 @@ Score(precision=1.0, recall=0.75, fmeasure=0.85714)
 """
 from __future__ import annotations
 
-import numbers
+import _thread
 import os
-import re
-import threading
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
-from . import compiled, shared_scorers, thread_pool
+from . import compiled, shared_scorers
+from .lazy_re import Pattern
 from .scoring import PairStats, Score
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Tuple
 
 # Examples per task when several threads share a batch through Python (a scorer that tokenizes
 # in Python, pairwise rows use their own): big enough that the per-call overhead vanishes, small
@@ -120,7 +123,7 @@ class _CompiledScorer:
             self.release(worker)
 
 
-_has_space = re.compile(r"\s").search
+_SPACE = Pattern(r"\s")
 
 
 class _Words:
@@ -141,7 +144,7 @@ class _Words:
         if not self.pseudo:
             # whitespace inside a token (a space token, or a dictionary word such as newmm's
             # "ไร ๆ") must not split it in the core
-            return " ".join(t if not _has_space(t) else "".join("\ue000" if c.isspace() else c for c in t)
+            return " ".join(t if not _SPACE.search(t) else "".join("\ue000" if c.isspace() else c for c in t)
                             for t in tokens)
         # TypeError for a token that is not a str (a user's tokenizer may give ints): the caller's
         # fallback then scores in Python
@@ -467,6 +470,32 @@ def _available_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def is_whole(value) -> bool:
+    """Whether ``value`` is a whole number: an int or numpy's integers (``numbers.Integral``), not a bool.
+
+    >>> is_whole(3), is_whole(3.0), is_whole(True)
+    (True, False, False)
+    """
+    if type(value) is int:
+        return True
+    import numbers   # only for other types: a process that passes ints never imports it
+
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral)
+
+
+def is_real(value) -> bool:
+    """Whether ``value`` is a real number (``numbers.Real``: numpy's floats too), not a bool.
+
+    >>> is_real(0.5), is_real(1), is_real("0.5"), is_real(False)
+    (True, True, False, False)
+    """
+    if type(value) is float or type(value) is int:
+        return True
+    import numbers
+
+    return not isinstance(value, bool) and isinstance(value, numbers.Real)
+
+
 def _check_n_jobs(n_jobs) -> int:
     """The threads for ``n_jobs``: -1 is every CPU this process may use, and never more threads
     than those CPUs (more would only take turns, each evicting the others' token caches: pinned
@@ -478,7 +507,7 @@ def _check_n_jobs(n_jobs) -> int:
     """
     if n_jobs is None or (type(n_jobs) is int and n_jobs == 1):   # before the ABC check below (0.3 us)
         return 1
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or (n_jobs < 1 and n_jobs != -1):
+    if not is_whole(n_jobs) or (n_jobs < 1 and n_jobs != -1):
         raise ValueError("n_jobs must be a whole number >= 1, or -1 for every CPU this process may use, got %r" % (n_jobs,))
     if n_jobs == 1:   # no need to ask the system (a syscall: 1 us of a one-pair call's 6)
         return 1
@@ -505,7 +534,7 @@ def _run_chunks(n_jobs: int, task, bounds, cancel=None):
     the tasks' kernels poll) is set when the caller stops, so pool threads stop too."""
     results = [None] * len(bounds)
     order = iter(range(len(bounds)))
-    take = threading.Lock()
+    take = _thread.allocate_lock()
     stop = []   # non-empty: a runner failed or the caller gave up (Ctrl-C); take no more chunks
 
     def runner():
@@ -519,6 +548,8 @@ def _run_chunks(n_jobs: int, task, bounds, cancel=None):
             except BaseException:
                 stop.append(True)
                 raise
+
+    from . import thread_pool   # the pool's module (and threading) only where a helper may start
 
     tasks = []
     try:
@@ -545,6 +576,8 @@ def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs
             batch.work(worker)
         else:                    # the batch needed no more help
             cs.release(worker)
+
+    from . import thread_pool
 
     tasks = []
     worker = cs.acquire()
@@ -599,7 +632,7 @@ def corpus_texts(texts, argument: str, what: str = "a list of texts"):
         return texts
     if isinstance(texts, (str, bytes, bytearray)) or not hasattr(texts, "__iter__"):
         raise TypeError("%s must be %s, got %s" % (argument, what, type(texts).__name__))
-    # isinstance against typing.Sequence costs ~1 us a call: lists and tuples are settled above
+    # isinstance against collections.abc.Sequence costs ~1 us a call: lists and tuples are settled above
     if isinstance(texts, Sequence):
         return texts
     tolist = getattr(texts, "tolist", None)

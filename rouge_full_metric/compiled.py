@@ -16,7 +16,6 @@ True
 """
 import os
 import sys
-import warnings
 
 ENV_FORCE_PYTHON = "ROUGE_FULL_METRIC_PURE_PYTHON"
 API_VERSION = 3   # the _core interface this module drives (2: Engine takes a native token filter;
@@ -124,6 +123,8 @@ if not FORCED_PYTHON:
                                    % (getattr(core, "API_VERSION", None), API_VERSION))
         core = _core_elsewhere()
     if core is None:
+        import warnings
+
         warnings.warn(_slow_engine_message(IMPORT_ERROR), PurePythonEngineWarning, stacklevel=2)
 
 AVAILABLE = core is not None

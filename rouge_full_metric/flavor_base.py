@@ -15,9 +15,12 @@ belongs to the scorer that asked, which rebuilds it from its options after pickl
 """
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
 
 from .tokenization import make_token_filter
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import List, Optional, Tuple
 
 # The multi_ref values every flavor knows; a flavor may refuse some of them in check().
 MULTI_REF = ("average", "best", "max", "max_rp")

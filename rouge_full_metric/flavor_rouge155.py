@@ -11,11 +11,15 @@ compiled core's ``"rouge155"`` rules, or the pure-Python reference (:mod:`.score
 >>> RougeScorer(["rouge1"]).rules.multi_ref
 'average'
 """
-from typing import Tuple
+from __future__ import annotations
+
 
 from . import batch
 from .flavor_base import TOKENIZER_WITH_LANG, Flavor
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Tuple
 
 class Rouge155(Flavor):
     """ROUGE-1.5.5.pl's rules (flavor ``paper`` shares its reading of texts and its engines)."""

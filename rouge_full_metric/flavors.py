@@ -8,8 +8,6 @@ object (see :mod:`.flavor_base` for what a flavor defines, ``docs/adding-a-flavo
 >>> get("rouge_score").core
 'rouge_score'
 """
-import importlib
-
 from .flavor_base import Flavor
 
 # name -> the module that defines it (its FLAVOR), imported on first use: a process that scores
@@ -32,5 +30,7 @@ def get(name) -> Flavor:
         raise ValueError("flavor must be one of %s, got %r" % (", ".join(NAMES), name))
     flavor = _REGISTRY.get(name)
     if flavor is None:
-        flavor = _REGISTRY[name] = importlib.import_module("." + _MODULES[name], __package__).FLAVOR
+        # "from .<module> import FLAVOR" (importlib.import_module would import importlib, and
+        # with it warnings, into a process that otherwise needs neither)
+        flavor = _REGISTRY[name] = __import__(_MODULES[name], globals(), None, ["FLAVOR"], 1).FLAVOR
     return flavor

@@ -8,8 +8,10 @@ by unigram budgets of model and peer that persist across the model's sentences.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, Iterator, List, Sequence, Set
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, Iterator, List, Sequence, Set
 
 def _lcs_rows(model: Sequence[str], peer: Sequence[str]) -> Iterator[List[int]]:
     """The rows of the LCS length table, model tokens as rows (row 0, all zeros, first)."""

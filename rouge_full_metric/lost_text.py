@@ -14,13 +14,15 @@ stops at the first hit.
 from __future__ import annotations
 
 import itertools
-import re
-import unicodedata
-import warnings
-from typing import Iterable, Optional
 
-_ALNUM = re.compile(r"[^\W_]")
-_ASCII_ALNUM = re.compile(r"[A-Za-z0-9]")
+from .lazy_re import Pattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Iterable, Optional
+
+_ALNUM = Pattern(r"[^\W_]")
+_ASCII_ALNUM = Pattern(r"[A-Za-z0-9]")
 _ASCII_NOT_ALNUM = bytes(b for b in range(128) if not chr(b).isalnum())
 _PREFIX = 2000
 _EXAMPLES = 200
@@ -108,6 +110,8 @@ def suggest(text) -> str:
     >>> suggest("北京"), suggest("Москва"), suggest("ǅ")
     ("'zh'", "'ru'", 'the language of the texts')
     """
+    import unicodedata
+
     for c in _as_str(text)[:_PREFIX]:
         if c.isalpha() and not c.isascii():
             name = unicodedata.name(c, "")
@@ -147,6 +151,8 @@ def first_lost(predictions: Iterable, references: Iterable, single: bool = False
 
 def warn(found: tuple, tokenizer: str, stacklevel: int = 3) -> None:
     """Issue the :class:`LostTextWarning` for ``first_lost``'s answer."""
+    import warnings
+
     where, text = found
     sample = _as_str(text)[:40].replace("\n", " ")
     code = suggest(text)

@@ -16,7 +16,10 @@ returned.  ``MAX_BYTES`` is read at every insertion, so a test may lower it (see
 from __future__ import annotations
 
 import sys
-from typing import Optional
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Optional
 
 __all__ = ["MAX_BYTES", "Memo"]
 

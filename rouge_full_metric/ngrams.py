@@ -6,8 +6,10 @@ cross sentence boundaries, as in ROUGE-1.5.5.pl.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List, Optional, Sequence
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Sequence
 
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter:
     """Counts of the n-grams (as tuples) of a token list.

@@ -12,11 +12,16 @@ with ``ROUGE_FULL_METRIC_PURE_PYTHON=1``, NLTK's own Python stems, as before.
 >>> stem("generalizations"), stem("dying"), stem("flies")
 ('gener', 'die', 'fli')
 """
+from __future__ import annotations
+
 import os
 import sys
-from typing import Callable, Optional, Tuple
 
 from . import compiled
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, Optional, Tuple
 
 # NLTK releases whose PorterStemmer().stem the C port reproduces: 3.6 to 3.10.4, every release
 # on PyPI in the supported range (pyproject: nltk>=3.6), ~900,000 words each (real, exhaustive up

@@ -25,6 +25,7 @@ from .flavor_xlsum import Xlsum
 from .flavors import NAMES as FLAVOR_NAMES
 from .lang_pipeline import read_tokens
 from .languages import resolve as resolve_language
+from .lazy_re import Pattern as LazyPattern
 from .lcs import lcs_length
 from .lost_text import LostTextWarning
 from .matlab import rouge_evaluation_score
@@ -56,7 +57,7 @@ _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMA
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
              SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Memo,
              UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES, ThreadPoolTask,
-             SharedScorerRecord)
+             SharedScorerRecord, LazyPattern)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

@@ -10,14 +10,16 @@ best F.  The LCS back-trace and the union-LCS clipping are the Perl's, so :mod:`
 """
 from __future__ import annotations
 
-import re
-from typing import Callable, List
-
+from .lazy_re import Pattern
 from .memo import Memo
 
-_NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
-_SPACES = re.compile(r"\s+")
-_VALID = re.compile(r"^[a-z0-9]+$")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, List
+
+_NON_ALPHANUMERIC = Pattern(r"[^a-z0-9]+")
+_SPACES = Pattern(r"\s+")
+_VALID = Pattern(r"^[a-z0-9]+$")
 
 
 _NEEDS_NLTK = ("flavor='rouge_score' with use_stemmer=True needs NLTK's Porter stemmer (pip install nltk), "
@@ -33,6 +35,13 @@ def _check_nltk():
     search costs ~40 us, three quarters of building a stemmed scorer."""
     global _nltk_found
     if _nltk_found:
+        return
+    from . import nltk_porter
+
+    if nltk_porter.native_available():
+        # NLTK's metadata names a release the core stems as, and the core will stem: NLTK is
+        # installed, and importlib.util (with functools, contextlib, warnings) stays out
+        _nltk_found = True
         return
     import importlib.util
 

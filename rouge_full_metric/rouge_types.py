@@ -4,10 +4,8 @@ One parsed :class:`RougeType` per requested name tells the scorer which statisti
 """
 from __future__ import annotations
 
-import functools
 import math
-import re
-from typing import NamedTuple, Optional
+from collections import namedtuple
 
 DEFAULT_W_WEIGHT = 1.2
 # ROUGE-W weights outside [MIN_W_WEIGHT, MAX_W_WEIGHT] overflow double precision on long texts:
@@ -22,29 +20,27 @@ MAX_N = 1_000_000
 # "any gap" (max_gap None), as does a gap of at least the text's length.
 ANY_GAP_FROM = 2 ** 31 - 2
 
-_N = re.compile(r"rouge([1-9][0-9]*)\Z")
-_W = re.compile(r"rougeW(?:-(.+))?\Z")
-_S = re.compile(r"rouge(SU|S)([0-9]+|\*)\Z")
+# Names parsed so far (a RougeType is immutable; building a scorer parses each of its names).
+_PARSED: dict = {}
+_PARSED_MAX = 512
 
 FORMS = ("rouge<N> (N >= 1), rougeL, rougeLsum, rougeW, rougeW-<weight>, rougeS<d>, rougeSU<d>, "
          "rougeS*, rougeSU*")
 
 
-class RougeType(NamedTuple):
+class RougeType(namedtuple("RougeType", ["name", "kind", "n", "weight", "max_gap", "unigrams"],
+                           defaults=(0, 0.0, None, False))):
     """A parsed rouge type.
 
     ``kind`` is one of ``"N"`` (n-grams), ``"L"`` (LCS of the whole texts), ``"Lsum"``
     (summary-level union LCS), ``"W"`` (weighted LCS), ``"S"`` (skip-bigrams, with unigrams when
-    ``unigrams``); ``max_gap`` is ``None`` for unlimited skips (and for gaps of 2^31 - 2 or more,
-    which reach over any text).
+    ``unigrams``); ``n`` is N of ROUGE-N, ``weight`` ROUGE-W's; ``max_gap`` is ``None`` for
+    unlimited skips (and for gaps of 2^31 - 2 or more, which reach over any text).
     """
 
-    name: str
-    kind: str
-    n: int = 0
-    weight: float = 0.0
-    max_gap: Optional[int] = None
-    unigrams: bool = False
+    # collections.namedtuple, not typing.NamedTuple: typing (with re and enum) is ~60 % of what a
+    # bare import of the package would cost a new process (tests/test_startup.py).
+    __slots__ = ()
 
 
 def parse_rouge_type(name: str) -> RougeType:
@@ -59,27 +55,36 @@ def parse_rouge_type(name: str) -> RougeType:
     """
     if not isinstance(name, str):
         raise TypeError("rouge_types: each type must be a str, got %r" % (name,))
-    return _parse(name)
+    parsed = _PARSED.get(name)
+    if parsed is None:
+        parsed = _parse(name)
+        if len(_PARSED) < _PARSED_MAX:   # a caller looping over generated names does not grow it
+            _PARSED[name] = parsed
+    return parsed
 
 
-@functools.lru_cache(maxsize=512)   # a RougeType is immutable; building a scorer parses each name
+def _ascii_digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _parse(name: str) -> RougeType:
+    # Hand-written rather than regular expressions, so that scoring never imports re: the forms are
+    # rouge([1-9][0-9]*), rougeW(-.+)? (no newline in the weight), rouge(SU|S)([0-9]+|\*), ASCII digits.
     if name == "rougeL":
         return RougeType(name, "L")
     if name == "rougeLsum":
         return RougeType(name, "Lsum")
-    match = _N.match(name)
-    if match:
-        n = int(match.group(1))
+    rest = name[5:] if name.startswith("rouge") else ""
+    if _ascii_digits(rest) and rest[0] != "0":
+        n = int(rest)
         if n > MAX_N:
             raise ValueError("rouge_types: %r asks for n = %d; n must be at most %d" % (name, n, MAX_N))
         return RougeType(name, "N", n=n)
-    match = _W.match(name)
-    if match:
+    if rest == "W" or (rest.startswith("W-") and len(rest) > 2 and "\n" not in rest):
         weight = DEFAULT_W_WEIGHT
-        if match.group(1) is not None:
+        if rest != "W":
             try:
-                weight = float(match.group(1))
+                weight = float(rest[2:])
             except ValueError:
                 weight = math.nan
             if not (weight > 0 and math.isfinite(weight)):
@@ -89,10 +94,11 @@ def _parse(name: str) -> RougeType:
                 raise ValueError("rouge_types: %r has weight %r; ROUGE-W weights must be between %g and %g "
                                  "(others overflow double precision)" % (name, weight, MIN_W_WEIGHT, MAX_W_WEIGHT))
         return RougeType(name, "W", weight=weight)
-    match = _S.match(name)
-    if match:
-        gap = None if match.group(2) == "*" else int(match.group(2))
-        if gap is not None and gap >= ANY_GAP_FROM:
-            gap = None
-        return RougeType(name, "S", max_gap=gap, unigrams=match.group(1) == "SU")
+    unigrams = rest.startswith("SU")
+    gap = rest[2:] if unigrams else rest[1:] if rest.startswith("S") else ""
+    if gap == "*" or _ascii_digits(gap):
+        max_gap = None if gap == "*" else int(gap)
+        if max_gap is not None and max_gap >= ANY_GAP_FROM:
+            max_gap = None
+        return RougeType(name, "S", max_gap=max_gap, unigrams=unigrams)
     raise ValueError("rouge_types: unknown rouge type %r; expected one of %s" % (name, FORMS))

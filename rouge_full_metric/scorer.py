@@ -12,14 +12,12 @@ tokenizers and compiled engines built from them are rebuilt on first use (never 
 """
 from __future__ import annotations
 
+import _thread
 import math
-import numbers
 import sys
-import threading
-from collections import Counter
-from typing import Dict, List, NamedTuple, Optional, Sequence, Union
+from collections import Counter, namedtuple
 
-from .batch import check_corpus_inputs, compiled_scorer, perl_bootstrap, score_batch, score_examples
+from .batch import check_corpus_inputs, compiled_scorer, is_real, is_whole, perl_bootstrap, score_batch, score_examples
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
 from . import flavors, lost_text, rouge_score_flavor, shared_scorers, undefined
@@ -30,33 +28,36 @@ from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, raw_sentences, read_summary
 from .ngrams import skip_bigram_stats
 
+# typing only for type checkers: with re and enum, which it imports, it was over half of what
+# importing the package cost a new process (tests/test_startup.py keeps them out)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Sequence, Union
+
+    Text = Union[str, bytes, Sequence[Union[str, bytes]]]
+
 __version__ = "0.1.0"
 
 FLAVORS = flavors.NAMES
 
-Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
 
-class Stat(NamedTuple):
+class Stat(namedtuple("Stat", ["low", "mid", "high", "mean"])):
     """A corpus-level statistic: ``mid`` (what ROUGE-1.5.5.pl prints as ``Average_X`` in flavor
     ``rouge155``; the plain mean in flavor ``paper``), bootstrap ``low``/``high`` bounds, and
-    ``mean``, the plain arithmetic mean of the per-example values."""
+    ``mean``, the plain arithmetic mean of the per-example values (floats)."""
 
-    low: float
-    mid: float
-    high: float
-    mean: float
+    __slots__ = ()
 
 
-class AggregateScore(NamedTuple):
-    """Corpus-level precision, recall and F-measure of one rouge type."""
+class AggregateScore(namedtuple("AggregateScore", ["precision", "recall", "fmeasure"])):
+    """Corpus-level precision, recall and F-measure of one rouge type (each a :class:`Stat`)."""
 
-    precision: Stat
-    recall: Stat
-    fmeasure: Stat
+    __slots__ = ()
 
 
-class CorpusResult(NamedTuple):
+class CorpusResult(namedtuple("CorpusResult", ["aggregate", "per_example", "statistics", "signature", "engine"],
+                              defaults=("python",))):
     """What :meth:`RougeScorer.score_corpus` returns.
 
     ``aggregate``: {rouge_type: AggregateScore}; ``per_example``: [{rouge_type: Score}] in input
@@ -65,11 +66,7 @@ class CorpusResult(NamedTuple):
     ``"compiled"`` (the C core) or ``"python"`` (the reference engine: same numbers, slower).
     """
 
-    aggregate: Dict[str, AggregateScore]
-    per_example: List[Dict[str, Score]]
-    statistics: List[Dict[str, List[PairStats]]]
-    signature: str
-    engine: str = "python"
+    __slots__ = ()
 
 
 class _Text:
@@ -103,7 +100,7 @@ def _check_bool(name: str, value, allow_none: bool = False):
 def _check_limit(name: str, value) -> Optional[int]:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if not is_whole(value):
         raise TypeError("%s must be a whole number or None, got %r" % (name, value))
     if value < 0:
         raise ValueError("%s must be >= 0 (0 or None means no limit), got %r" % (name, value))
@@ -142,7 +139,7 @@ _OPTIONS = ("rouge_types", "flavor", "use_stemmer", "remove_stopwords", "word_li
             "multi_ref", "jackknife", "alpha", "tokenizer", "lang", "split_summaries")
 
 # Serializes the first build of a scorer's readers (two threads would build the same thing twice).
-_build_lock = threading.Lock()
+_build_lock = _thread.allocate_lock()   # threading's Lock, without importing threading
 
 
 def _reader(key: str, doc: str):
@@ -292,7 +289,7 @@ class RougeScorer:
                              "from the lines of a text: put one sentence on each line (see "
                              "rouge_full_metric.sentence_splitting)" % (flavor,))
         rules.check(self)
-        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 <= alpha <= 1:
+        if not is_real(alpha) or not 0 <= alpha <= 1:
             raise ValueError("alpha must be a number in [0, 1] (0 = recall, 1 = precision), got %r" % (alpha,))
         a["alpha"] = float(alpha)
         a["_rounded"] = rules.rounded
@@ -845,9 +842,9 @@ def check_bootstrap_options(confidence, n_bootstrap) -> None:
     Traceback (most recent call last):
     ValueError: n_bootstrap must be a whole number >= 1 (the Perl dies on -r 0), got 0
     """
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 <= confidence <= 100:
+    if not is_real(confidence) or not 0 <= confidence <= 100:
         raise ValueError("confidence must be a percentage in [0, 100], got %r" % (confidence,))
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 1:
+    if not is_whole(n_bootstrap) or n_bootstrap < 1:
         raise ValueError("n_bootstrap must be a whole number >= 1 (the Perl dies on -r 0), got %r"
                          % (n_bootstrap,))
 

@@ -7,33 +7,31 @@ recomputed from these numbers without touching the text again.
 """
 from __future__ import annotations
 
-from typing import List, NamedTuple, Sequence, Tuple
+from collections import namedtuple
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import List, Sequence, Tuple
 
-class Score(NamedTuple):
-    """Precision, recall and F-measure of one rouge type (field order as in ``rouge_score``).
+class Score(namedtuple("Score", ["precision", "recall", "fmeasure"])):
+    """Precision, recall and F-measure of one rouge type (floats; field order as in ``rouge_score``).
 
     >>> Score(precision=0.5, recall=1.0, fmeasure=0.66667).recall
     1.0
     """
 
-    precision: float
-    recall: float
-    fmeasure: float
+    __slots__ = ()
 
 
-class PairStats(NamedTuple):
-    """Sufficient statistics of one (prediction, reference) pair for one rouge type.
+class PairStats(namedtuple("PairStats", ["hits", "reference_count", "prediction_count", "selection"])):
+    """Sufficient statistics of one (prediction, reference) pair for one rouge type (floats).
 
     ``hits`` is a weighted sum for ROUGE-W; ``reference_count``/``prediction_count`` are the
     recall/precision denominators (ROUGE-W: already weighted); ``selection`` is the per-reference
     score that ``multi_ref="best"`` (Perl ``-f B``) compares.
     """
 
-    hits: float
-    reference_count: float
-    prediction_count: float
-    selection: float
+    __slots__ = ()
 
 
 def round5(x: float) -> float:

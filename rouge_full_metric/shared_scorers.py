@@ -30,14 +30,17 @@ and at most ``SPARE_WORKERS`` idle Workers (a Worker's token cache is bounded: d
 """
 from __future__ import annotations
 
-import threading
-from typing import Dict, List, Optional, Tuple
+import _thread
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Tuple
 
 MAX_RECORDS = 4
 SPARE_WORKERS = 2
 
 _PLAIN = frozenset((str, bool, int, float, type(None)))
-_lock = threading.Lock()   # guards the writes to _records (reads are single dict lookups)
+_lock = _thread.allocate_lock()   # (threading's Lock) guards the writes to _records (reads are single dict lookups)
 _records: Dict[tuple, "Record"] = {}
 
 

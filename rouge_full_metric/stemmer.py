@@ -14,8 +14,7 @@ Perl original on about 96,000 words.
 No NLTK is needed: this module depends on the standard library and the package's own data only.
 """
 
-import re
-
+from .lazy_re import Pattern
 from .rouge155_data import WORDNET_EXCEPTIONS
 
 __all__ = ["WORDNET_EXCEPTION_TABLE", "porter_stem", "stem"]
@@ -34,6 +33,8 @@ def _build_exception_table(text: str) -> dict[str, str]:
 
 WORDNET_EXCEPTION_TABLE: dict[str, str] = _build_exception_table(WORDNET_EXCEPTIONS)
 
+# The patterns compile at the first stem (lazy_re): the compiled core stems [a-z0-9] tokens itself
+# and may never call stem(), and compiling the 21 of them at import cost a new process ~2 ms.
 # Porter's character classes. The upper-case Y that stands for an initial y falls into the
 # consonant class, which is the reason for upper-casing it.
 _c = "[^aeiou]"
@@ -41,21 +42,21 @@ _v = "[aeiouy]"
 _C = _c + "[^aeiouy]*"
 _V = _v + "[aeiou]*"
 
-_MGR0 = re.compile("^(" + _C + ")?" + _V + _C)  # m > 0
-_MEQ1 = re.compile("^(" + _C + ")?" + _V + _C + "(" + _V + ")?$")  # m == 1
-_MGR1 = re.compile("^(" + _C + ")?" + _V + _C + _V + _C)  # m > 1
-_HAS_VOWEL = re.compile("^(" + _C + ")?" + _v)
+_MGR0 = Pattern("^(" + _C + ")?" + _V + _C)  # m > 0
+_MEQ1 = Pattern("^(" + _C + ")?" + _V + _C + "(" + _V + ")?$")  # m == 1
+_MGR1 = Pattern("^(" + _C + ")?" + _V + _C + _V + _C)  # m > 1
+_HAS_VOWEL = Pattern("^(" + _C + ")?" + _v)
 # The "*o" condition of the paper: the stem ends consonant-vowel-consonant, the last one not
 # w, x or y. The reference only tests it on whole short stems, hence the anchors.
-_CVC = re.compile("^" + _C + _v + "[^aeiouwxy]$")
+_CVC = Pattern("^" + _C + _v + "[^aeiouwxy]$")
 
-_STEP1A_SSES_IES = re.compile("(ss|i)es$")
-_STEP1A_S = re.compile("([^s])s$")
-_STEP1B_EED = re.compile("eed$")
-_STEP1B_ED_ING = re.compile("(ed|ing)$")
-_STEP1B_AT_BL_IZ = re.compile("(at|bl|iz)$")
-_STEP1B_DOUBLE = re.compile(r"([^aeiouylsz])\1$")
-_STEP1C_Y = re.compile("y$")
+_STEP1A_SSES_IES = Pattern("(ss|i)es$")
+_STEP1A_S = Pattern("([^s])s$")
+_STEP1B_EED = Pattern("eed$")
+_STEP1B_ED_ING = Pattern("(ed|ing)$")
+_STEP1B_AT_BL_IZ = Pattern("(at|bl|iz)$")
+_STEP1B_DOUBLE = Pattern(r"([^aeiouylsz])\1$")
+_STEP1C_Y = Pattern("y$")
 
 _STEP2_MAP = {
     "ational": "ate",
@@ -82,7 +83,7 @@ _STEP2_MAP = {
 }
 # The alternation order is the reference's; with the leftmost-first rule it picks the longest
 # matching suffix, and keeping the order makes that hold even where two could tie.
-_STEP2 = re.compile(
+_STEP2 = Pattern(
     "(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism"
     "|iveness|fulness|ousness|aliti|iviti|biliti|logi)$"
 )
@@ -96,17 +97,17 @@ _STEP3_MAP = {
     "ful": "",
     "ness": "",
 }
-_STEP3 = re.compile("(icate|ative|alize|iciti|ical|ful|ness)$")
+_STEP3 = Pattern("(icate|ative|alize|iciti|ical|ful|ness)$")
 
 # Lin's step 4: "ment" and "ent" were taken out of the first list and re-applied afterwards,
 # each to the running result, so one word can lose up to three suffixes.
-_STEP4_MAIN = re.compile("(al|ance|ence|er|ic|able|ible|ant|ement|ou|ism|ate|iti|ous|ive|ize)$")
-_STEP4_MENT = re.compile("ment$")
-_STEP4_ENT = re.compile("ent$")
-_STEP4_ION = re.compile("(s|t)(ion)$")
+_STEP4_MAIN = Pattern("(al|ance|ence|er|ic|able|ible|ant|ement|ou|ism|ate|iti|ous|ive|ize)$")
+_STEP4_MENT = Pattern("ment$")
+_STEP4_ENT = Pattern("ent$")
+_STEP4_ION = Pattern("(s|t)(ion)$")
 
-_STEP5_E = re.compile("e$")
-_STEP5_LL = re.compile("ll$")
+_STEP5_E = Pattern("e$")
+_STEP5_LL = Pattern("ll$")
 
 # Perl's tr/A-Z/a-z/: ASCII letters only, unlike str.lower() (which also folds e.g. U+212A).
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

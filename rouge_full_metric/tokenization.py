@@ -12,18 +12,22 @@ Perl's sentence reader has a bug under ``-b`` that parity requires us to keep (s
 """
 from __future__ import annotations
 
-import re
-from typing import Callable, List, NamedTuple, Optional, Sequence, Union
+from collections import namedtuple
 
+from .lazy_re import Pattern
 from .memo import Memo
 
-Text = Union[str, bytes, Sequence[Union[str, bytes]]]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable, List, Optional, Sequence, Union
+
+    Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
 # Perl's \s on byte strings; Python's str.split() would also split on \x1c-\x1f, \x85, \xa0.
-_PERL_WHITESPACE = re.compile(r"[ \t\n\r\f\x0b]+")
+_PERL_WHITESPACE = Pattern(r"[ \t\n\r\f\x0b]+")
 # After the Perl's cleaning (every byte outside [A-Za-z0-9-] becomes a space, '-' becomes its own
 # token and is then dropped) the surviving tokens are exactly the maximal [a-z0-9] runs.
-_TOKEN = re.compile(r"[a-z0-9]+")
+_TOKEN = Pattern(r"[a-z0-9]+")
 
 _stopwords = []   # [the SMART stop words], made on first use (see __getattr__)
 
@@ -47,15 +51,14 @@ def __getattr__(name):
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
 
 
-class Summary(NamedTuple):
+class Summary(namedtuple("Summary", ["tokens", "sentences"])):
     """A summary as the Perl's two readers see it.
 
     ``tokens`` is the joined reader's token list, ``sentences`` the sentence reader's token lists
     (``None`` when no LCS-based type asked for them).
     """
 
-    tokens: List[str]
-    sentences: Optional[List[List[str]]]
+    __slots__ = ()
 
 
 def raw_sentences(text: Text, argument: str = "text") -> List[str]:

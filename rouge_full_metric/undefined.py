@@ -15,8 +15,10 @@ on NaN: :mod:`.cli.compare` drops an example whose score is NaN in either system
 from __future__ import annotations
 
 import math
-import warnings
-from typing import Dict, Sequence, Tuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Dict, Sequence, Tuple
 
 __all__ = ["UndefinedScoreWarning", "omitted_counts", "omitted_message", "warn_omitted", "json_safe"]
 
@@ -55,6 +57,8 @@ def omitted_message(counts: Dict[str, Tuple[int, int, int]], total: int, where: 
 def warn_omitted(counts, total: int, where: str, stacklevel: int = 3) -> None:
     """Issue an :class:`UndefinedScoreWarning` when ``counts`` is not empty."""
     if counts:
+        import warnings
+
         warnings.warn(omitted_message(counts, total, where), UndefinedScoreWarning, stacklevel=stacklevel)
 
 

@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xlsum_texts  # noqa: E402
 
-from rouge_full_metric import RougeScorer, batch, compiled  # noqa: E402
+from rouge_full_metric import RougeScorer, batch, compiled, thread_pool  # noqa: E402
 from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples, score_table  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core is not built")
@@ -401,7 +401,7 @@ def test_a_process_on_one_cpu_starts_no_helper(monkeypatch):
     scorer = RougeScorer(RS, flavor="rouge_score")
     want = score_batch(scorer, preds, refs)
     started = []
-    monkeypatch.setattr(batch.thread_pool, "submit", lambda *args: started.append(args) or [])
+    monkeypatch.setattr(thread_pool, "submit", lambda *args: started.append(args) or [])
     monkeypatch.setattr(batch, "_run_chunks", lambda *args, **kw: started.append(args) or [])
     before = os.sched_getaffinity(0)
     _pin_threads({min(before)})

@@ -1,6 +1,7 @@
 """A new process pays for what it imports: a script that scores with one flavor imports that
 flavor's modules and nothing of the others (benchmarks/bench_startup.py times it against
 rouge-score-rs).  Each case runs a fresh interpreter and reads its sys.modules."""
+import ast
 import json
 import re
 import subprocess
@@ -36,6 +37,77 @@ def test_scoring_imports_only_the_flavor_in_use():
     assert "rouge_full_metric.flavor_rouge_score" in found
     assert not {"rouge_full_metric.flavor_rouge155", "rouge_full_metric.flavor_paper"} & found
     assert not set(HEAVY) & found, sorted(set(HEAVY) & found)
+
+
+# Standard modules the scoring path does without (typing, with re, enum and functools, which it
+# imports, was ~60 % of a bare import's cost): what lazy_re, _thread and collections.namedtuple
+# are for, and why the checks of numbers import numbers only for non-int arguments
+STDLIB_LEFT_OUT = {"typing", "re", "enum", "functools", "threading", "numbers", "warnings", "contextlib", "queue",
+                   "unicodedata", "importlib.util", "importlib.metadata", "inspect", "weakref"}
+
+
+def stdlib_after(code):
+    """The modules a fresh interpreter without site (nothing a .pth file or sitecustomize
+    imports) adds while running code, with the package's and NLTK's directories on its path."""
+    import importlib.util
+
+    import rouge_full_metric
+
+    path = [str(Path(rouge_full_metric.__file__).resolve().parent.parent)]
+    nltk = importlib.util.find_spec("nltk")
+    if nltk is not None:
+        path.append(str(Path(nltk.origin).resolve().parent.parent))
+    child = ("import sys\nsys.path[:0] = %r\nbefore = set(sys.modules)\n%s\n"
+             "added = sorted(set(sys.modules) - before)\nprint(repr(added))" % (path, code))
+    done = subprocess.run([sys.executable, "-S", "-c", child], cwd="/", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return set(ast.literal_eval(done.stdout.splitlines()[-1]))
+
+
+SCORING = {
+    "bare import": "import rouge_full_metric",
+    "rouge_score, unstemmed": "from rouge_full_metric import RougeScorer\n"
+                              "s = RougeScorer(['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], flavor='rouge_score')\n"
+                              "s.score('the cat sat\\non the mat', 'a cat was on the mat')\n"
+                              "s.score_batch(['the cat sat'] * 3, [['a cat', 'the mat']] * 3)",
+    "rouge_score, stemmed": "from rouge_full_metric import RougeScorer\n"
+                            "RougeScorer(['rouge1', 'rougeLsum'], flavor='rouge_score', use_stemmer=True)"
+                            ".score('the cats sat\\non mats', 'a cat was sitting')",
+    "rouge155, every variant": "from rouge_full_metric import RougeScorer\n"
+                               "RougeScorer(['rouge1', 'rouge2', 'rougeL', 'rougeLsum', 'rougeW-1.2', 'rougeS4', 'rougeSU*'],"
+                               " word_limit=100, alpha=0.5).score('the cat sat\\non the mat', ['a cat was on the mat', 'b'])",
+    "rouge155, stemmed, stop words": "from rouge_full_metric import RougeScorer\n"
+                                     "RougeScorer(['rouge1', 'rougeL'], use_stemmer=True, remove_stopwords=True)"
+                                     ".score('the cats were sitting', 'a cat sat')",
+    "paper": "from rouge_full_metric import RougeScorer\n"
+             "RougeScorer(['rouge2', 'rougeSU4'], flavor='paper').score('the cat sat on it', ['a cat sat', 'the mat'])",
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCORING))
+def test_scoring_on_the_core_leaves_typing_and_re_out(case):
+    from rouge_full_metric import compiled, nltk_porter
+
+    if not compiled.AVAILABLE:
+        pytest.skip("the pure-Python engine tokenizes with re")
+    if case == "rouge_score, stemmed" and not nltk_porter.native_available():
+        pytest.skip("NLTK's own stemmer stems here (not a release the core reproduces, or no NLTK)")
+    found = stdlib_after(SCORING[case])
+    assert "rouge_full_metric._core" in found or case == "bare import"
+    assert not STDLIB_LEFT_OUT & found, sorted(STDLIB_LEFT_OUT & found)
+
+
+def test_what_is_left_out_still_serves_where_it_is_needed():
+    """The lazy parts load when used: a non-ASCII text's check (re, unicodedata and warnings for
+    the LostTextWarning), n_jobs=2's pool (threading), an argument that is not an int (numbers),
+    the Python stemmer's patterns."""
+    found = stdlib_after("import warnings\nwarnings.simplefilter('ignore')\n"
+                         "from rouge_full_metric import RougeScorer\n"
+                         "try:\n    RougeScorer(['rouge1'], word_limit='3')\nexcept TypeError:\n    pass\n"
+                         "s = RougeScorer(['rouge1'])\ns.score('北京今天下雨了', 'a b')\n"
+                         "s.score_batch(['a b c'] * 300, ['a b'] * 300, n_jobs=2)\n"
+                         "from rouge_full_metric.stemmer import stem\nassert stem('generalizations') == 'gener'")
+    assert {"re", "unicodedata", "threading", "numbers"} <= found
 
 
 def test_the_default_flavor_needs_neither_stop_words_nor_stemmer_unless_asked():
