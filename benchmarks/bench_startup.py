@@ -131,7 +131,8 @@ def main(argv=None):
     print("backend: %s   python %s   runs: %d, in turns   an empty interpreter: %.1f ms CPU, %.1f ms wall"
           % (compiled.backend(), sys.version.split()[0], a.runs, empty_cpu * 1e3, empty_wall * 1e3))
     # What site (.pth files, sitecustomize) imports is free for every tool here; typing and re
-    # are what the package's own import would otherwise pay most for (~6-10 ms)
+    # were what the package's import paid most for (~6-10 ms) until it stopped importing them
+    # (docs/speed.md, "A lean import"); rs imports neither
     done = subprocess.run([sys.executable, "-c", "import sys; print(len(sys.modules), 'typing' in sys.modules, "
                            "'re' in sys.modules)"], cwd=ROOT, env=env, capture_output=True, text=True)
     count, typing_in, re_in = done.stdout.split()

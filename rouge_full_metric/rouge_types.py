@@ -38,8 +38,8 @@ class RougeType(namedtuple("RougeType", ["name", "kind", "n", "weight", "max_gap
     unlimited skips (and for gaps of 2^31 - 2 or more, which reach over any text).
     """
 
-    # collections.namedtuple, not typing.NamedTuple: typing (with re and enum) is ~60 % of what a
-    # bare import of the package would cost a new process (tests/test_startup.py).
+    # collections.namedtuple, not typing.NamedTuple: typing (with re, enum and functools) was over
+    # half of what importing the package cost a new process (tests/test_startup.py).
     __slots__ = ()
 
 

@@ -28,8 +28,8 @@ from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
 from .tokenization import Summary, raw_sentences, read_summary
 from .ngrams import skip_bigram_stats
 
-# typing only for type checkers: with re and enum, which it imports, it was over half of what
-# importing the package cost a new process (tests/test_startup.py keeps them out)
+# typing only for type checkers: with re, enum and functools, which it imports, it was over half
+# of what importing the package cost a new process (tests/test_startup.py keeps them out)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Dict, List, Optional, Sequence, Union
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 FLAVORS = flavors.NAMES
-
 
 
 class Stat(namedtuple("Stat", ["low", "mid", "high", "mean"])):

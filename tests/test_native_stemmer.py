@@ -102,6 +102,54 @@ def test_native_filter_never_calls_python(goldens, use_stemmer, remove_stopwords
     assert calls == []
 
 
+def _engine(exceptions, fallback=None):
+    return compiled.core.Engine("rouge155", [("rouge1", "N", 1, 1.0, -1, False)], 0, 0, "average", False, 0.5,
+                                fallback or (lambda token: token), Score, PairStats, (True, False, (), exceptions))
+
+
+def test_the_exception_table_s_text_reads_as_the_dict():
+    """The core reads the table's text itself (batch._native_filter passes rouge155_data's str):
+    every key and base form stems as with the dict stemmer.py builds, and as stem() does."""
+    from rouge_full_metric.rouge155_data import WORDNET_EXCEPTIONS
+
+    from_text, from_dict = _engine(WORDNET_EXCEPTIONS), _engine(stemmer.WORDNET_EXCEPTION_TABLE)
+    words = [w for pair in stemmer.WORDNET_EXCEPTION_TABLE.items() for w in pair if w.isascii()]
+    assert len(words) > 11_000
+    assert _mismatches((w, from_dict.stem(w), from_text.stem(w)) for w in words) == (0, [])
+    assert _mismatches((w, stemmer.stem(w), from_text.stem(w)) for w in words) == (0, [])
+
+
+def test_a_text_table_follows_the_dict_s_rules():
+    """A later line wins; a non-ASCII key is left out; another text than rouge155_data's (built
+    for its Engine alone, not shared) is read as well; a line without one tab is refused."""
+    text = "geese\tgoose\nmice\tmouse\ngeese\tgander\ncaf\u00e9s\tcaf\u00e9\n"
+    for engine in (_engine(text), _engine(text[:-1])):
+        assert engine.stem("geese") == "gander" and engine.stem("mice") == "mouse"
+        assert engine.stem("running") == "run"   # Porter for the rest
+    assert _engine("aardwolves\taardwolf\n").stem("mice") == stemmer.porter_stem("mice")
+    for bad in ["geese goose\n", "a\tb\tc\n", "a\tb\n\nc\td\n"]:
+        with pytest.raises(ValueError, match="one 'inflected<TAB>base' pair per line"):
+            _engine(bad)
+    with pytest.raises(TypeError, match="must be a dict or its text"):
+        _engine([("geese", "goose")])
+
+
+def test_scorers_share_one_table_built_from_the_text():
+    """Engines given rouge155_data's text share the table the first one built (it is read-only),
+    and dropping them all leaves it whole."""
+    import gc
+
+    from rouge_full_metric import batch
+
+    scorers = [RougeScorer(["rouge1"], use_stemmer=True, word_limit=k) for k in (3, 4, 5)]
+    engines = [compiled_scorer(s).engine for s in scorers]
+    assert len({id(e) for e in engines}) == 3
+    assert batch._native_filter(scorers[0])[3] is batch._native_filter(scorers[1])[3]
+    del scorers, engines
+    gc.collect()
+    assert compiled_scorer(RougeScorer(["rouge1"], use_stemmer=True, word_limit=6)).engine.stem("geese") == "goose"
+
+
 def _cases(seed, count, vocab):
     rng = random.Random(seed)
     cases = []

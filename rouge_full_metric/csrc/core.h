@@ -171,6 +171,7 @@ typedef struct {
     int native, stem, drop_stop;
     int nltk_stem;          /* flavor rouge_score: NLTK's Porter (nltk_porter.c) on tokens of > 3 bytes */
     Interner stops, exc;
+    int exc_shared;         /* exc is text_exc (engine.c), shared by every Engine: not freed */
     PyObject *score_type, *stats_type;
     /* each a plain tuple subclass (a namedtuple: no __dict__, no weak references), whose
      * instances worker.c's make_tuple creates untracked (tuple_plain) */
