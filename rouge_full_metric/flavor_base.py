@@ -15,7 +15,6 @@ belongs to the scorer that asked, which rebuilds it from its options after pickl
 """
 from __future__ import annotations
 
-
 from .tokenization import make_token_filter
 
 TYPE_CHECKING = False

@@ -13,13 +13,13 @@ compiled core's ``"rouge155"`` rules, or the pure-Python reference (:mod:`.score
 """
 from __future__ import annotations
 
-
 from . import batch
 from .flavor_base import TOKENIZER_WITH_LANG, Flavor
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Tuple
+
 
 class Rouge155(Flavor):
     """ROUGE-1.5.5.pl's rules (flavor ``paper`` shares its reading of texts and its engines)."""

@@ -13,6 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Dict, Iterator, List, Sequence, Set
 
+
 def _lcs_rows(model: Sequence[str], peer: Sequence[str]) -> Iterator[List[int]]:
     """The rows of the LCS length table, model tokens as rows (row 0, all zeros, first)."""
     width = len(peer)

@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Dict, List, Optional, Sequence
 
+
 def ngram_counts(tokens: Sequence[str], n: int) -> Counter:
     """Counts of the n-grams (as tuples) of a token list.
 

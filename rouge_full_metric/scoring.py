@@ -13,6 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import List, Sequence, Tuple
 
+
 class Score(namedtuple("Score", ["precision", "recall", "fmeasure"])):
     """Precision, recall and F-measure of one rouge type (floats; field order as in ``rouge_score``).
 

@@ -61,8 +61,9 @@ static const char *utf8_of(PyObject *o, Py_ssize_t *n, int *ascii) {
  * ASCII are left out (no native token can meet them).  0, or -1 with an exception set. */
 static int exc_from_text(Interner *in, PyObject *text) {
     Py_ssize_t n;
-    const char *s = PyUnicode_AsUTF8AndSize(text, &n), *end = s + n;
+    const char *s = PyUnicode_AsUTF8AndSize(text, &n);
     if (!s) return -1;
+    const char *end = s + n;
     while (s < end) {
         const char *nl = memchr(s, '\n', (size_t)(end - s));
         if (!nl) nl = end;
