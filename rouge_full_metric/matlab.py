@@ -59,11 +59,11 @@ trivially.  ``RougeScorer(flavor="matlab")`` reaches this module through its rul
 0.8888888888888888
 """
 import math
-import numbers
 import re
 from collections import Counter
 from typing import List, NamedTuple, Optional, Sequence
 
+from .batch import is_real, is_whole
 from .lcs import lcs_length, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts
 from .rouge_types import RougeType, parse_rouge_type
@@ -300,7 +300,7 @@ def example(types: Sequence[RougeType], alpha: float, prediction, references, wh
 
 
 def _check_beta(beta) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not beta >= 0 or math.isnan(beta):
+    if not is_real(beta) or not beta >= 0 or math.isnan(beta):
         raise ValueError("beta must be a number >= 0 (F-measure weight; math.inf gives recall), got %r" % (beta,))
     return float(beta)
 
@@ -314,17 +314,16 @@ def method_type(rouge_method: str = "n-grams", ngram_length: int = 1, skip_dista
     """
     if rouge_method not in ROUGE_METHODS:
         raise ValueError("rouge_method must be one of %s, got %r" % (", ".join(ROUGE_METHODS), rouge_method))
-    if isinstance(ngram_length, bool) or not isinstance(ngram_length, numbers.Integral) or ngram_length < 1:
+    if not is_whole(ngram_length) or ngram_length < 1:
         raise ValueError("ngram_length must be a whole number >= 1, got %r" % (ngram_length,))
     if skip_distance is None or (isinstance(skip_distance, float) and math.isinf(skip_distance)):
         gap = "*"
-    elif isinstance(skip_distance, bool) or not isinstance(skip_distance, numbers.Integral) or skip_distance < 0:
+    elif not is_whole(skip_distance) or skip_distance < 0:
         raise ValueError("skip_distance must be a whole number >= 0, or None / math.inf for no limit, got %r"
                          % (skip_distance,))
     else:
         gap = str(int(skip_distance))
-    if isinstance(wlcs_weight, bool) or not isinstance(wlcs_weight, numbers.Real) or not wlcs_weight > 1 \
-            or math.isinf(wlcs_weight):
+    if not is_real(wlcs_weight) or not wlcs_weight > 1 or math.isinf(wlcs_weight):
         raise ValueError("wlcs_weight must be a number > 1 (f(k) = k^w), got %r" % (wlcs_weight,))
     return ROUGE_METHODS[rouge_method] % {"n": int(ngram_length), "d": gap, "w": float(wlcs_weight)}
 

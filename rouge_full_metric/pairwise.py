@@ -35,13 +35,12 @@ numbers are identical either way.
 ([0, 1], [2, 3], [0, 1])
 """
 import math
-import numbers
 import threading
 import weakref
 from typing import List, NamedTuple, Optional, Sequence
 
 from . import compiled
-from .batch import _check_n_jobs, _run_chunks, compiled_scorer, corpus_texts
+from .batch import _check_n_jobs, _run_chunks, compiled_scorer, corpus_texts, is_real, is_whole
 from .rouge_types import parse_rouge_type
 
 MEASURES = ("precision", "recall", "fmeasure")
@@ -232,7 +231,7 @@ def _may_reach(single, hub: int, ref_units: int, pred_units: int, mi: int, thres
 # ----------------------------------------------------------------------------- public
 def _check_size(na: int, nb: int, max_bytes) -> None:
     limit = MAX_MATRIX_BYTES if max_bytes is None else max_bytes
-    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 0:
+    if not is_whole(limit) or limit < 0:
         raise ValueError("max_bytes must be a whole number of bytes >= 0 (or None), got %r" % (max_bytes,))
     size = 8 * na * nb
     if size > limit:
@@ -336,8 +335,7 @@ def filter_near_duplicates(scorer, texts: Sequence, threshold: float, rouge_type
     import numpy as np
 
     texts = corpus_texts(texts, "texts")
-    if isinstance(threshold, bool) or not isinstance(threshold, numbers.Real) or math.isnan(threshold) \
-            or threshold <= 0:
+    if not is_real(threshold) or math.isnan(threshold) or threshold <= 0:
         raise ValueError("threshold must be a number > 0 (a text is dropped when its score is >= threshold), "
                          "got %r" % (threshold,))
     threshold = float(threshold)

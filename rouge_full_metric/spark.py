@@ -33,13 +33,13 @@ Stat(low=0.0, mid=0.375, high=0.75, mean=0.375)
 """
 import hashlib
 import math
-import numbers
 import pickle
 from typing import Dict, NamedTuple, Optional, Sequence
 
 from .extras import install_line
 from .columns import column_names, is_missing, score_columns
-from .scorer import AggregateScore, RougeScorer
+from .batch import is_whole
+from .scorer import AggregateScore, RougeScorer, check_bootstrap_options
 from .undefined import omitted_counts, warn_omitted
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -185,18 +185,14 @@ def add_rouge_columns(df, predictions: str = "prediction", references: str = "re
 
 # ----------------------------------------------------------------------------------- corpus
 def _check_corpus_options(confidence, n_bootstrap, method, nulls, max_driver_rows, seed):
-    # the same checks, and messages, as RougeScorer.score_corpus
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 <= confidence <= 100:
-        raise ValueError("confidence must be a percentage in [0, 100], got %r" % (confidence,))
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral) or n_bootstrap < 1:
-        raise ValueError("n_bootstrap must be a whole number >= 1 (the Perl dies on -r 0), got %r" % (n_bootstrap,))
+    check_bootstrap_options(confidence, n_bootstrap)   # as RougeScorer.score_corpus checks them
     if method not in ("auto", "perl", "poisson"):
         raise ValueError("method must be 'auto', 'perl' or 'poisson', got %r" % (method,))
     if nulls not in ("error", "skip"):
         raise ValueError("nulls must be 'error' or 'skip', got %r" % (nulls,))
-    if isinstance(max_driver_rows, bool) or not isinstance(max_driver_rows, numbers.Integral) or max_driver_rows < 0:
+    if not is_whole(max_driver_rows) or max_driver_rows < 0:
         raise ValueError("max_driver_rows must be a whole number >= 0, got %r" % (max_driver_rows,))
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2 ** 63:
+    if not is_whole(seed) or not 0 <= seed < 2 ** 63:
         raise ValueError("seed must be a whole number in [0, 2**63), got %r" % (seed,))
 
 

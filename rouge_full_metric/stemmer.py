@@ -33,8 +33,9 @@ def _build_exception_table(text: str) -> dict[str, str]:
 
 WORDNET_EXCEPTION_TABLE: dict[str, str] = _build_exception_table(WORDNET_EXCEPTIONS)
 
-# The patterns compile at the first stem (lazy_re): the compiled core stems [a-z0-9] tokens itself
-# and may never call stem(), and compiling the 21 of them at import cost a new process ~2 ms.
+# The patterns compile at the first stem (lazy_re): what imports this module may never stem (the
+# Perl-compatible CLI's Basic Elements without -m, the metric script), and compiling the 20 of
+# them at import cost a new process ~2 ms.
 # Porter's character classes. The upper-case Y that stands for an initial y falls into the
 # consonant class, which is the reason for upper-casing it.
 _c = "[^aeiou]"
