@@ -17,7 +17,8 @@ import math
 import sys
 from collections import Counter, namedtuple
 
-from .batch import check_corpus_inputs, compiled_scorer, is_real, is_whole, perl_bootstrap, score_batch, score_examples
+from .batch import (check_corpus_inputs, compiled_scorer, float_table, is_real, is_whole, key_order, numpy_free,
+                    ordered_bootstrap, perl_bootstrap, score_batch, score_examples)
 from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
 from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
 from . import flavors, lost_text, rouge_score_flavor, shared_scorers, undefined
@@ -705,19 +706,32 @@ class RougeScorer:
 
     def _aggregate(self, per_example, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
+        if numpy_free():
+            # the table in the keys' byte order, as the bootstrap reads it; the means are exact
+            # (fsum), so in any order
+            if not per_example:
+                return self._aggregate_scores(None, None, 0)
+            count, width = len(per_example), 3 * len(self.rouge_types)
+            table = float_table(self._value_floats([per_example[i] for i in key_order(keys)]))
+            if not (self.rules.omit_nan and math.isnan(sum(table))):   # else the NaN-omitting way below
+                intervals = ordered_bootstrap(table, count, width, n_bootstrap, confidence, exact=self._rounded,
+                                              n_jobs=n_jobs)
+                if intervals is not None:
+                    return self._aggregate_scores(intervals, self._column_means(table), count)
         return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap, n_jobs)
 
-    def _batch_table(self, predictions, references, stacklevel: int = 4, n_jobs: int = 1):
+    def _batch_table(self, predictions, references, stacklevel: int = 4, n_jobs: int = 1, flat: bool = False):
         """``_value_table(score_batch(predictions, references, n_jobs))``, the same floats, for the
         evaluate metric and :meth:`mean_scores`: the core writes them into the array
-        (:func:`.batch.score_table`) without a Python result per example.  A
-        ``LostTextWarning`` names this method's caller (``stacklevel`` 4), or the code one frame
-        further out for each more (``mean_scores``: 5, its caller)."""
+        (:func:`.batch.score_table`; ``flat``: an ``array("d")`` of the rows one after the other)
+        without a Python result per example.  A ``LostTextWarning`` names this method's caller
+        (``stacklevel`` 4), or the code one frame further out for each more (``mean_scores``: 5,
+        its caller)."""
         from .batch import score_table
 
         predictions, references = check_corpus_inputs(predictions, references)
         self._check_lost(predictions, references, stacklevel=stacklevel)
-        return score_table(self, predictions, references, n_jobs)
+        return score_table(self, predictions, references, n_jobs, flat)
 
     def _table_aggregate(self, values, confidence, n_bootstrap, n_jobs: int = 1) -> Dict[str, AggregateScore]:
         """``score_corpus(predictions, references, n_jobs=n_jobs).aggregate`` (ids 1..N, system
@@ -745,6 +759,14 @@ class RougeScorer:
     def _value_table(self, per_example):
         """The per-example values as a float64 (N, 3 * types) array: type-major, then P/R/F."""
         import numpy as np
+
+        width = 3 * len(self.rouge_types)
+        return np.fromiter(self._value_floats(per_example), dtype=np.float64, count=width * len(per_example)).reshape(
+            len(per_example), width)
+
+    def _value_floats(self, per_example):
+        """The per-example values one float after the other: example by example, type-major, then
+        P/R/F."""
         from itertools import chain
         from operator import itemgetter
 
@@ -752,24 +774,28 @@ class RougeScorer:
         # one itemgetter call an example instead of a generator (8 types, 11,490 examples: 11 against
         # 16 ms); with one name it gives the Score itself, not a tuple of one
         scores = map(itemgetter(*names), per_example)
-        flat = chain.from_iterable(scores if len(names) == 1 else chain.from_iterable(scores))
-        return np.fromiter(flat, dtype=np.float64, count=3 * len(names) * len(per_example)).reshape(
-            len(per_example), 3 * len(names))
+        return chain.from_iterable(scores if len(names) == 1 else chain.from_iterable(scores))
 
     def _column_means(self, values):
         """Each column's exact mean (math.fsum), NaN entries left out where the flavor omits NaN
-        (matlab; NaN when the whole column is)."""
-        import numpy as np
-
-        means = []
-        for k in range(values.shape[1]):
-            column = np.ascontiguousarray(values[:, k], dtype=np.float64)
+        (matlab; NaN when the whole column is).  ``values``: a float64 (N, 3 * types) numpy array,
+        or its rows one after the other in an ``array("d")`` (the numpy-free way)."""
+        # one column at a time (generators): a copy of each column, not of the table
+        if not hasattr(values, "shape"):   # an array("d")
+            width = 3 * len(self.rouge_types)
+            columns = (values[k::width] for k in range(width))
             if self.rules.omit_nan:
-                column = column[~np.isnan(column)]
+                columns = ([x for x in column if x == x] for column in columns)
+        else:
+            import numpy as np
+
+            columns = (np.ascontiguousarray(values[:, k], dtype=np.float64) for k in range(values.shape[1]))
+            if self.rules.omit_nan:
+                columns = (column[~np.isnan(column)] for column in columns)
             # fsum over a memoryview takes one float at a time instead of a list of the whole
             # table (100,000 x 12: 26 against 77 ms; the same floats, so the same sums)
-            means.append(math.fsum(memoryview(column)) / len(column) if len(column) else math.nan)
-        return means
+            columns = (memoryview(column) for column in columns)
+        return [math.fsum(column) / len(column) if len(column) else math.nan for column in columns]
 
     def corpus_means(self, per_example) -> Dict[str, Score]:
         """The plain mean of per-example scores (``score_batch``'s result) per type: what
@@ -782,7 +808,8 @@ class RougeScorer:
         """
         if not per_example:
             return {t: Score(0.0, 0.0, 0.0) for t in self.rouge_types}
-        means = self._column_means(self._value_table(per_example))
+        table = float_table(self._value_floats(per_example)) if numpy_free() else self._value_table(per_example)
+        means = self._column_means(table)
         return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(self.rouge_types)}
 
     def mean_scores(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> Dict[str, Score]:
@@ -793,7 +820,7 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).mean_scores(["a b", "c d"], ["a b", "e f"])["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
-        table = self._batch_table(predictions, references, stacklevel=5, n_jobs=n_jobs)
+        table = self._batch_table(predictions, references, stacklevel=5, n_jobs=n_jobs, flat=numpy_free())
         if not len(table):
             return self.corpus_means([])
         means = self._column_means(table)

@@ -35,8 +35,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .. import compiled
 from . import input_files, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
-from ..batch import perl_bootstrap, replicate_sums, score_examples
-from ..bootstrap import Interval, interval, perl_bootstrap_counts
+from ..batch import ordered_bootstrap, perl_bootstrap, replicate_sums, score_examples
+from ..bootstrap import Interval, perl_bootstrap_counts
 from ..scoring import combined_counts, score_from_counts
 
 __all__ = ["PerlDie", "getopts", "perl_number", "run", "OPTION_SPEC", "USAGE"]
@@ -607,15 +607,11 @@ def _bootstrap_means(run: _PeerRun, sorted_slots: List[int], columns: List[int],
 
         table = np.frombuffer(run.values, dtype=np.float64).reshape(len(run.keys), run.width)
         return perl_bootstrap(table[:, columns], run.keys, settings.resamples, settings.confidence)
-    count, width, resamples = len(sorted_slots), run.width, settings.resamples
     rows = memoryview(run.values).cast("B")
-    size = 8 * width
+    size = 8 * run.width
     table = b"".join([rows[size * s:size * s + size] for s in sorted_slots])
-    sums = array("d", bytes(8 * resamples * width))
-    compiled.core.replicate_sums(table, count, width, sums, resamples)
-    # means = sums / count, as perl_bootstrap divides them
-    return [interval([sums[r * width + k] / count for r in range(resamples)], settings.confidence)
-            for k in columns]
+    found = ordered_bootstrap(table, len(sorted_slots), run.width, settings.resamples, settings.confidence)
+    return [found[k] for k in columns]
 
 
 def _fmt5(x: float) -> str:

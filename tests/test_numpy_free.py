@@ -1,0 +1,232 @@
+"""The bootstrap's numpy-free way (batch.numpy_free): score_corpus, batch.perl_bootstrap on a list
+of rows and the Perl CLI's -t 0 without numpy, whose import alone was most of a small `rouge-full
+score` run.  Taken only while numpy is not imported; here it is forced on and off in one process
+and must give the numpy way's floats, bit for bit."""
+import math
+import random
+import subprocess
+import sys
+
+import pytest
+
+from rouge_full_metric import RougeScorer, batch, compiled, scorer
+
+pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the numpy-free way needs the compiled core")
+
+
+@pytest.fixture
+def way(monkeypatch):
+    """way(True) forces the numpy-free way on, way(False) off (both modules' names)."""
+    def force(on):
+        monkeypatch.setattr(batch, "numpy_free", lambda: on)
+        monkeypatch.setattr(scorer, "numpy_free", lambda: on)
+    return force
+
+
+WORDS = "the a cat dog sat ran on under mat rug big small red and of to in".split()
+
+
+def corpus(rng, n):
+    """n random (prediction, references) pairs, some predictions empty, some with two references
+    (each of 2 words at least: no NaN in flavor matlab)."""
+    def text(lengths):
+        return " ".join(rng.choice(WORDS) for _ in range(rng.choice(lengths)))
+    preds = [text([0, 1, 3, 6, 12, 20]) for _ in range(n)]
+    refs = [text([2, 3, 6, 12, 20]) if rng.random() < 0.7 else [text([2, 5]), text([3, 9])] for _ in range(n)]
+    return preds, refs
+
+
+def both(way, fn):
+    way(False)
+    slow = fn()
+    way(True)
+    fast = fn()
+    return slow, fast
+
+
+def test_the_fixture_switches_the_way(way, monkeypatch):
+    calls = []
+    real = batch.ordered_bootstrap
+    monkeypatch.setattr(scorer, "ordered_bootstrap", lambda *a, **k: calls.append(1) or real(*a, **k))
+    s = RougeScorer(["rouge1"])
+    way(False)
+    s.score_corpus(["a b"], ["a c"])
+    assert calls == []
+    way(True)
+    s.score_corpus(["a b"], ["a c"])
+    assert calls == [1]
+
+
+@pytest.mark.parametrize("flavor", ["rouge155", "paper", "rouge_score", "matlab"])
+def test_score_corpus_gives_the_numpy_way_s_floats(way, flavor, monkeypatch):
+    served = []
+    real = batch.ordered_bootstrap
+    monkeypatch.setattr(scorer, "ordered_bootstrap", lambda *a, **k: served.append(1) or real(*a, **k))
+    rng = random.Random(flavor)
+    types = {"rouge155": ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeSU4"],
+             "paper": ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4"],
+             "rouge_score": ["rouge1", "rouge2", "rougeL", "rougeLsum"],
+             "matlab": ["rouge1", "rouge2", "rougeL", "rougeW-1.2"]}[flavor]
+    s = RougeScorer(types, flavor=flavor)
+    cases = 0
+    for n in [1, 2, 3, 7, 40, 150, 400]:
+        preds, refs = corpus(rng, n)
+        ids = None if rng.random() < 0.5 else \
+            [rng.choice(["x", "é", "\U0001F600", "10", "2"]) + str(k) for k in range(n)]
+        confidence = rng.choice([95, 90, 0, 100, 99.5])
+        n_bootstrap = rng.choice([1, 7, 100, 1000])
+        slow, fast = both(way, lambda: s.score_corpus(preds, refs, confidence, n_bootstrap, ids=ids).aggregate)
+        assert repr(fast) == repr(slow), (n, confidence, n_bootstrap)
+        cases += 1
+    assert cases == len(served) == 7
+
+
+def test_matlab_s_undefined_scores_are_left_out_alike(way):
+    # references with fewer words than n: NaN rouge2, left out of MATLAB's means (and a warning)
+    s = RougeScorer(["rouge1", "rouge2"], flavor="matlab")
+    preds, refs = ["a b c", "a", "b c"], ["a b", "a", "c"]
+    with pytest.warns(Warning, match="left out"):
+        slow, fast = both(way, lambda: s.score_corpus(preds, refs).aggregate)
+    assert repr(fast) == repr(slow)
+    assert not math.isnan(fast["rouge2"].recall.mid)
+
+
+def test_an_empty_corpus_gives_zeros_both_ways(way):
+    slow, fast = both(way, lambda: RougeScorer(["rouge1", "rougeL"]).score_corpus([], []).aggregate)
+    assert fast == slow
+    assert fast["rouge1"].fmeasure.mid == 0.0
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_perl_bootstrap_on_rows_gives_the_numpy_way_s_floats(way, exact):
+    rng = random.Random(exact)
+    for trial in range(60):
+        n, width = rng.choice([1, 2, 5, 33, 300]), rng.choice([1, 3, 12])
+        rows = [[round(rng.random(), 5) if exact else rng.random() for _ in range(width)] for _ in range(n)]
+        if trial % 7 == 3:
+            rows[0][0] = math.nan
+        keys = ["%d.%s" % (rng.randrange(50), rng.choice("AbÉ")) for _ in range(n)]
+        args = (rng.choice([1, 10, 200]), rng.choice([95, 50, 100]))
+        slow, fast = both(way, lambda: batch.perl_bootstrap(rows, keys, *args, exact=exact))
+        assert repr(fast) == repr(slow), trial
+
+
+def test_threads_share_a_large_bootstrap_alike(way, monkeypatch):
+    monkeypatch.setattr(batch, "BOOTSTRAP_THREADS_MIN", 1)
+    rng = random.Random(5)
+    rows = [[round(rng.random(), 5) for _ in range(6)] for _ in range(250)]
+    keys = ["%d.A" % k for k in range(250)]
+    for exact in (True, False):
+        one = batch.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=1)
+        slow, fast = both(way, lambda: batch.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=2))
+        assert repr(fast) == repr(slow) == repr(one)
+
+
+def test_count_sums_declining_falls_back_to_numpy(way):
+    core = compiled.core
+    allowed, limit, supported, pack_min, _ = core._bootstrap_hooks(-1, -1)
+    core._bootstrap_hooks(-1, 1)   # every count over 1 declines
+    try:
+        from array import array
+
+        assert batch.ordered_bootstrap(array("d", [0.5, 0.25, 1.0]), 3, 1, 50, exact=False) is None
+        rows = [[0.5], [0.25], [1.0]]
+        slow, fast = both(way, lambda: batch.perl_bootstrap(rows, ["1.A", "2.A", "3.A"], 50, exact=False))
+        s = RougeScorer(["rouge1"], flavor="rouge_score")
+        corpus_slow, corpus_fast = both(way, lambda: s.score_corpus(["a b", "a", "b c"], ["a", "a c", "c"],
+                                                                    n_bootstrap=50))
+    finally:
+        core._bootstrap_hooks(allowed, limit, pack_min)
+    assert repr(fast) == repr(slow)
+    assert repr(corpus_fast.aggregate) == repr(corpus_slow.aggregate)
+
+
+@pytest.mark.parametrize("rows, error", [
+    ([[0.5, 0.25], [1.0]], ValueError),          # ragged
+    ([["x"], [0.5]], ValueError),                 # not numbers
+])
+def test_bad_rows_meet_numpy_s_errors(way, rows, error):
+    way(True)
+    with pytest.raises(error):
+        batch.perl_bootstrap(rows, ["1.A", "2.A"], 10)
+
+
+def test_bad_replicate_count_and_keys_fail_as_before(way):
+    way(True)
+    with pytest.raises(ValueError, match="n_bootstrap must be at least 1"):
+        batch.perl_bootstrap([[0.5]], ["1.A"], 0)
+    with pytest.raises(TypeError, match="keys must be str"):
+        batch.perl_bootstrap([[0.5], [0.25]], ["1.A", 2], 10)
+
+
+def test_key_order_is_byte_order():
+    rng = random.Random(9)
+    alphabet = ["a", "b", "1", ".", "é", "\uffff", "\U0001F600", "\ud800"]
+    for _ in range(200):
+        keys = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(4))) for _ in range(rng.randrange(30))]
+        assert list(batch.key_order(keys)) == list(batch.byte_order(keys))
+
+
+def _cli(args, pre=""):
+    code = (pre + "import sys\nfrom rouge_full_metric.cli.main import main\nrc = main(%r)\n"
+            "print('NUMPY' if 'numpy' in sys.modules else 'NO NUMPY')\nsys.exit(rc)" % (args,))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score"])
+def test_rouge_full_score_runs_without_numpy_and_prints_the_same(tmp_path, flavor):
+    rng = random.Random(flavor)
+    preds, refs = corpus(rng, 30)
+    (tmp_path / "p.txt").write_text("\n".join(p or "the" for p in preds) + "\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text("\n".join(r if isinstance(r, str) else r[0] for r in refs) + "\n", encoding="utf-8")
+    args = ["score", "--predictions", str(tmp_path / "p.txt"), "--references", str(tmp_path / "r.txt"),
+            "--flavor", flavor, "--format", "json", "--quiet"]
+    lean = _cli(args)
+    with_numpy = _cli(args, "import numpy\n")
+    assert lean.splitlines()[-1] == "NO NUMPY"
+    assert with_numpy.splitlines()[-1] == "NUMPY"
+    assert lean.splitlines()[:-1] == with_numpy.splitlines()[:-1]
+
+
+@pytest.mark.parametrize("flavor", ["rouge155", "rouge_score", "matlab"])
+def test_mean_scores_and_corpus_means_give_the_numpy_way_s_floats(way, flavor):
+    rng = random.Random("means" + flavor)
+    s = RougeScorer(["rouge1", "rouge2", "rougeL"], flavor=flavor)
+    custom = RougeScorer(["rouge1"], flavor="rouge_score", tokenizer=str.split)   # scored by Python: no core table
+    for n in [1, 5, 300]:
+        preds, refs = corpus(rng, n)
+        if flavor == "matlab":
+            refs[0] = "a"   # a NaN rouge2, left out of the mean
+        for jobs in (1, 2):
+            slow, fast = both(way, lambda: s.mean_scores(preds, refs, n_jobs=jobs))
+            assert repr(fast) == repr(slow), (n, jobs)
+        per_example = s.score_batch(preds, refs)
+        slow, fast = both(way, lambda: s.corpus_means(per_example))
+        assert repr(fast) == repr(slow)
+        slow, fast = both(way, lambda: custom.mean_scores(preds, refs))
+        assert repr(fast) == repr(slow)
+
+
+def test_score_table_flat_holds_the_numpy_table_s_rows():
+    rng = random.Random(3)
+    preds, refs = corpus(rng, 257)
+    s = RougeScorer(["rouge1", "rougeLsum", "rouge2"], flavor="rouge_score")
+    for jobs in (1, 2):
+        table = batch.score_table(s, preds, refs, jobs)
+        flat = batch.score_table(s, preds, refs, jobs, flat=True)
+        assert flat.typecode == "d"
+        assert flat.tolist() == table.reshape(-1).tolist()
+
+
+def test_a_new_process_averages_without_importing_numpy():
+    code = ("import sys\nfrom rouge_full_metric import RougeScorer\n"
+            "s = RougeScorer(['rouge1', 'rougeL'])\n"
+            "r = s.score_corpus(['a b c', 'a d'], ['a b', 'a c d'])\n"
+            "s.mean_scores(['a b c'], ['a b'])\ns.corpus_means(r.per_example)\n"
+            "RougeScorer(['rouge1'], flavor='matlab').score_corpus(['a b'], ['a'])\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'numpy'))")
+    done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[]"]
