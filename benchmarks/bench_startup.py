@@ -16,7 +16,14 @@ Rows (flavor rouge_score's set rouge1/rouge2/rougeL/rougeLsum; news pairs of ben
   import                  the import alone
   N pairs                 import, a scorer, N pairs scored (N from --sizes)
   N pairs, stemmed        the same with use_stemmer=True: a cold stemmer, as a one-shot call meets it
-The child's CPU is the figure compared; "x" is rs's time over ours (> 1: we are faster).
+  N pairs, with a CI      N pairs scored and a 95 % interval of 1,000 bootstrap replicates: ours
+                          score_corpus, the others their README's BootstrapAggregator (which imports
+                          numpy in both)
+  CLI, N pairs            two files of N lines scored into a CSV of means and intervals: `rouge-full
+                          score --flavor rouge_score` against rouge_score's `rouge` (absl); rs has
+                          no command line
+(N of the last three: the second of --sizes, or the only one.)  The child's CPU is the figure
+compared; "x" is rs's time over ours (> 1: we are faster).
 
 Usage: python benchmarks/bench_startup.py [--runs 15] [--sizes 1,100,1000] [--no-rouge-score]
 """
@@ -46,6 +53,24 @@ RSPY = ("from rouge_score import rouge_scorer\n"
         "s = rouge_scorer.RougeScorer(%s, use_stemmer=%%s)\n"
         "for p, r in zip(P, R): s.score(r, p)\n" % SET)
 IMPORT = {"ours": "import rouge_full_metric\n", "rs": "import rouge_score_rs\n", "rouge_score": "import rouge_score.rouge_scorer\n"}
+CI = {"ours": ("from rouge_full_metric import RougeScorer\n"
+               "RougeScorer(%s, flavor='rouge_score').score_corpus(P, R)\n" % SET),
+      "rs": ("from rouge_score_rs import rouge_scorer, scoring\n"
+             "s = rouge_scorer.RougeScorer(%s)\na = scoring.BootstrapAggregator()\n"
+             "for p, r in zip(P, R): a.add_scores(s.score(r, p))\na.aggregate()\n" % SET),
+      "rouge_score": ("from rouge_score import rouge_scorer, scoring\n"
+                      "s = rouge_scorer.RougeScorer(%s)\na = scoring.BootstrapAggregator()\n"
+                      "for p, r in zip(P, R): a.add_scores(s.score(r, p))\na.aggregate()\n" % SET)}
+# the command lines as their console scripts run them (P and R: files of one text a line)
+CLI = {"ours": ("import sys\nsys.argv = ['rouge-full', 'score', '--predictions', %r, '--references', %r, "
+                "'--flavor', 'rouge_score', '--rouge-types', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', "
+                "'--format', 'csv', '--output', %r, '--quiet']\n"
+                "from rouge_full_metric.cli import main\nsys.exit(main())\n"),
+       "rouge_score": ("import sys\nsys.argv = ['rouge', '--prediction_filepattern=' + %r, "
+                       "'--target_filepattern=' + %r, '--rouge_types=rouge1,rouge2,rougeL,rougeLsum', "
+                       "'--output_filename=' + %r]\n"
+                       "from absl import app, logging\nlogging.set_verbosity(logging.WARNING)\n"
+                       "from rouge_score import rouge\napp.run(rouge.main)\n")}
 
 
 def texts_file(tmp, preds, refs, n):
@@ -54,6 +79,16 @@ def texts_file(tmp, preds, refs, n):
     with open(path, "w", encoding="utf-8") as f:
         f.write("\0".join(preds[:n] + refs[:n]))
     return path
+
+
+def lines_files(tmp, preds, refs, n):
+    """The first n pairs as two files of one text a line (a text's own line breaks as spaces)."""
+    paths = []
+    for name, texts in (("predictions", preds), ("references", refs)):
+        paths.append(os.path.join(tmp, "%s%d.txt" % (name, n)))
+        with open(paths[-1], "w", encoding="utf-8") as f:
+            f.write("".join(" ".join(t.split("\n")) + "\n" for t in texts[:n]))
+    return paths
 
 
 def script(body, path, n):
@@ -92,6 +127,7 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--sizes", default="1,100,1000")
     ap.add_argument("--no-rouge-score", action="store_true", help="leave rouge_score out (its import takes NLTK's ~1 s)")
+    ap.add_argument("--no-ci", action="store_true", help="leave out the rows with a CI and the command lines")
     a = ap.parse_args(argv)
     sizes = [int(x) for x in a.sizes.split(",")]
     tools = ["ours"]
@@ -115,6 +151,14 @@ def main(argv=None):
         for name, path, n, stem in rows:
             for tool in tools:
                 codes[name, tool] = IMPORT[tool] if stem is None else script(body[tool] % stem, path, n)
+        if not a.no_ci:
+            rows.append(("%d pairs, with a CI" % n, path, n, None))
+            rows.append(("CLI, %d pairs" % n, None, n, None))
+            files = lines_files(tmp, preds, refs, n) + [os.path.join(tmp, "out.csv")]
+            for tool in tools:
+                codes[rows[-2][0], tool] = script(CI[tool], path, n)
+                if tool in CLI and (tool != "rouge_score" or available("absl")):
+                    codes[rows[-1][0], tool] = CLI[tool] % tuple(files)
         codes["empty"] = "pass"
         # once each, untimed, with bytecode written (the .pyc files a pip install leaves)
         for code in codes.values():

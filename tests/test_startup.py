@@ -164,7 +164,8 @@ def test_the_benchmark_s_output_is_read():
     if "rouge-score-rs not installed" in done.stdout:
         assert names == []
         return
-    assert names == ["import", "1 pairs", "1 pairs, stemmed"]
+    assert names == ["import", "1 pairs", "1 pairs, stemmed", "1 pairs, with a CI"]   # not the CLI: rs has none
+    assert re.search(r"^CLI, 1 pairs\s+-?[\d.]+ \(", done.stdout, flags=re.M)
     negative = re.sub(r"^(import\s+)\S+ \(\s*\S+\)\s+\S+ \(", r"\g<1>-0.4 (  -0.5)     -1.2 (", done.stdout, flags=re.M)
     assert negative != done.stdout
     assert targets.parse("$ python benchmarks/bench_startup.py\n" + negative)["startup"][0] == ("import", -0.4, -1.2)
