@@ -6,7 +6,15 @@ The Perl does not print the mean of the per-summary scores: for replicate r = 0.
 R replicate means and the confidence bounds are interpolated order statistics of the replicates.
 Everything below reproduces that, including the float operation order.
 """
-from typing import List, NamedTuple, Sequence
+from __future__ import annotations
+
+from collections import namedtuple
+
+# typing only for type checkers: score_corpus in a new process imported it (with re, enum and
+# functools) for this module alone (tests/test_startup.py keeps them out)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import List, Sequence
 
 _MULTIPLIER = 0x5DEECE66D
 _INCREMENT = 0xB
@@ -92,12 +100,14 @@ def count_sums(values, n_bootstrap: int):
     return sums
 
 
-class Interval(NamedTuple):
-    """The Perl's printed average and confidence bounds for one statistic (unrounded)."""
+class Interval(namedtuple("Interval", ["mean", "low", "high"])):
+    """The Perl's printed average and confidence bounds for one statistic (unrounded floats).
 
-    mean: float
-    low: float
-    high: float
+    >>> Interval(0.5, 0.25, 0.75).low
+    0.25
+    """
+
+    __slots__ = ()
 
 
 def interval(replicates: Sequence[float], confidence: float) -> Interval:

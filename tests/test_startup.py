@@ -81,6 +81,13 @@ SCORING = {
                                      ".score('the cats were sitting', 'a cat sat')",
     "paper": "from rouge_full_metric import RougeScorer\n"
              "RougeScorer(['rouge2', 'rougeSU4'], flavor='paper').score('the cat sat on it', ['a cat sat', 'the mat'])",
+    # averages and a CI: without numpy too (not on this interpreter's path: importing it would fail)
+    "corpus averages": "from rouge_full_metric import RougeScorer\n"
+                       "for flavor in ('rouge155', 'rouge_score'):\n"
+                       "    s = RougeScorer(['rouge1', 'rougeL'], flavor=flavor)\n"
+                       "    r = s.score_corpus(['the cat sat', 'a dog'], ['a cat sat', 'the dog ran'])\n"
+                       "    s.corpus_means(r.per_example)\n"
+                       "    s.mean_scores(['the cat sat'], ['a cat'])",
 }
 
 
