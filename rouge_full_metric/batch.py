@@ -877,13 +877,23 @@ def byte_order(keys: Sequence[str]):
 _INTP = "q" if sys.maxsize > 2 ** 32 else "i"   # the array typecode of Py_ssize_t
 
 
-def numpy_free() -> bool:
+# numpy's import against Python's sorts and sums of the replicates: a new process's `rouge-full
+# score` of 100 pairs (12 columns) took 227 ms of CPU numpy-free and 342 with numpy at 33,333
+# replicates, 605 and 395 at 100,000 (~0.45 us a value more, numpy's import ~0.25 s): they cross
+# near 650,000 values, and the numpy-free way stops short of that, at this many (n_bootstrap x
+# columns)
+NUMPY_FREE_MAX_REPLICATES = 400_000
+
+
+def numpy_free(replicates: int = 0) -> bool:
     """Whether the bootstrap and the corpus means take their numpy-free way
     (:func:`ordered_bootstrap`, :func:`float_table`): with the compiled core, while numpy is not
-    imported.  numpy's import alone costs a new process 0.1-0.2 s of CPU, most of a small
-    ``rouge-full score`` run; once it is imported its way is the faster (by 3-4 ms a call, the
-    intervals' sorts and sums in Python; 25 ms at 100,000 pairs).  Both give the same floats."""
-    return compiled.AVAILABLE and "numpy" not in sys.modules
+    imported, for a bootstrap of at most ``NUMPY_FREE_MAX_REPLICATES`` values (``replicates``:
+    n_bootstrap x columns).  numpy's import alone costs a new process 0.1-0.2 s of CPU, most of a
+    small ``rouge-full score`` run; once it is imported its way is the faster (by 3-4 ms a call
+    of 1,000 replicates, the intervals' sorts and sums in Python; 25 ms at 100,000 pairs).  Both
+    give the same floats."""
+    return compiled.AVAILABLE and "numpy" not in sys.modules and replicates <= NUMPY_FREE_MAX_REPLICATES
 
 
 def key_order(keys: Sequence[str]):
@@ -953,7 +963,8 @@ def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confide
     """
     from .bootstrap import perl_bootstrap as python_bootstrap
 
-    if numpy_free() and type(values) is list and values and len(values) == len(keys) and n_bootstrap >= 1:
+    if type(values) is list and values and len(values) == len(keys) and n_bootstrap >= 1 and \
+            numpy_free(n_bootstrap * len(values[0])):
         from itertools import chain
 
         width = len(values[0])

@@ -1,7 +1,8 @@
-"""The bootstrap's numpy-free way (batch.numpy_free): score_corpus, batch.perl_bootstrap on a list
-of rows and the Perl CLI's -t 0 without numpy, whose import alone was most of a small `rouge-full
-score` run.  Taken only while numpy is not imported; here it is forced on and off in one process
-and must give the numpy way's floats, bit for bit."""
+"""The numpy-free way (batch.numpy_free): score_corpus, mean_scores, corpus_means and
+batch.perl_bootstrap on a list of rows without numpy, whose import alone was most of a small
+`rouge-full score` run (the Perl CLI's -t 0 shares batch.ordered_bootstrap: test_cli_perl.py's
+goldens).  Taken only while numpy is not imported; here it is forced off and on in one process and
+must give the numpy way's floats, bit for bit."""
 import math
 import random
 import subprocess
@@ -10,16 +11,17 @@ import sys
 import pytest
 
 from rouge_full_metric import RougeScorer, batch, compiled, scorer
+from rouge_full_metric.cli import perl_cli
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the numpy-free way needs the compiled core")
 
 
 @pytest.fixture
 def way(monkeypatch):
-    """way(True) forces the numpy-free way on, way(False) off (both modules' names)."""
+    """way(True) forces the numpy-free way on, way(False) off (each module's name for it)."""
     def force(on):
-        monkeypatch.setattr(batch, "numpy_free", lambda: on)
-        monkeypatch.setattr(scorer, "numpy_free", lambda: on)
+        for module in (batch, scorer, perl_cli):
+            monkeypatch.setattr(module, "numpy_free", lambda replicates=0: on)
     return force
 
 
@@ -37,11 +39,11 @@ def corpus(rng, n):
 
 
 def both(way, fn):
+    """fn()'s result the numpy way, then the numpy-free way."""
     way(False)
-    slow = fn()
+    with_numpy = fn()
     way(True)
-    fast = fn()
-    return slow, fast
+    return with_numpy, fn()
 
 
 def test_the_fixture_switches_the_way(way, monkeypatch):
@@ -75,8 +77,8 @@ def test_score_corpus_gives_the_numpy_way_s_floats(way, flavor, monkeypatch):
             [rng.choice(["x", "é", "\U0001F600", "10", "2"]) + str(k) for k in range(n)]
         confidence = rng.choice([95, 90, 0, 100, 99.5])
         n_bootstrap = rng.choice([1, 7, 100, 1000])
-        slow, fast = both(way, lambda: s.score_corpus(preds, refs, confidence, n_bootstrap, ids=ids).aggregate)
-        assert repr(fast) == repr(slow), (n, confidence, n_bootstrap)
+        with_numpy, without = both(way, lambda: s.score_corpus(preds, refs, confidence, n_bootstrap, ids=ids).aggregate)
+        assert repr(without) == repr(with_numpy), (n, confidence, n_bootstrap)
         cases += 1
     assert cases == len(served) == 7
 
@@ -86,15 +88,15 @@ def test_matlab_s_undefined_scores_are_left_out_alike(way):
     s = RougeScorer(["rouge1", "rouge2"], flavor="matlab")
     preds, refs = ["a b c", "a", "b c"], ["a b", "a", "c"]
     with pytest.warns(Warning, match="left out"):
-        slow, fast = both(way, lambda: s.score_corpus(preds, refs).aggregate)
-    assert repr(fast) == repr(slow)
-    assert not math.isnan(fast["rouge2"].recall.mid)
+        with_numpy, without = both(way, lambda: s.score_corpus(preds, refs).aggregate)
+    assert repr(without) == repr(with_numpy)
+    assert not math.isnan(without["rouge2"].recall.mid)
 
 
 def test_an_empty_corpus_gives_zeros_both_ways(way):
-    slow, fast = both(way, lambda: RougeScorer(["rouge1", "rougeL"]).score_corpus([], []).aggregate)
-    assert fast == slow
-    assert fast["rouge1"].fmeasure.mid == 0.0
+    with_numpy, without = both(way, lambda: RougeScorer(["rouge1", "rougeL"]).score_corpus([], []).aggregate)
+    assert without == with_numpy
+    assert without["rouge1"].fmeasure.mid == 0.0
 
 
 @pytest.mark.parametrize("exact", [True, False])
@@ -107,8 +109,8 @@ def test_perl_bootstrap_on_rows_gives_the_numpy_way_s_floats(way, exact):
             rows[0][0] = math.nan
         keys = ["%d.%s" % (rng.randrange(50), rng.choice("AbÉ")) for _ in range(n)]
         args = (rng.choice([1, 10, 200]), rng.choice([95, 50, 100]))
-        slow, fast = both(way, lambda: batch.perl_bootstrap(rows, keys, *args, exact=exact))
-        assert repr(fast) == repr(slow), trial
+        with_numpy, without = both(way, lambda: batch.perl_bootstrap(rows, keys, *args, exact=exact))
+        assert repr(without) == repr(with_numpy), trial
 
 
 def test_threads_share_a_large_bootstrap_alike(way, monkeypatch):
@@ -118,8 +120,8 @@ def test_threads_share_a_large_bootstrap_alike(way, monkeypatch):
     keys = ["%d.A" % k for k in range(250)]
     for exact in (True, False):
         one = batch.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=1)
-        slow, fast = both(way, lambda: batch.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=2))
-        assert repr(fast) == repr(slow) == repr(one)
+        with_numpy, without = both(way, lambda: batch.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=2))
+        assert repr(without) == repr(with_numpy) == repr(one)
 
 
 def test_count_sums_declining_falls_back_to_numpy(way):
@@ -131,14 +133,14 @@ def test_count_sums_declining_falls_back_to_numpy(way):
 
         assert batch.ordered_bootstrap(array("d", [0.5, 0.25, 1.0]), 3, 1, 50, exact=False) is None
         rows = [[0.5], [0.25], [1.0]]
-        slow, fast = both(way, lambda: batch.perl_bootstrap(rows, ["1.A", "2.A", "3.A"], 50, exact=False))
+        with_numpy, without = both(way, lambda: batch.perl_bootstrap(rows, ["1.A", "2.A", "3.A"], 50, exact=False))
         s = RougeScorer(["rouge1"], flavor="rouge_score")
-        corpus_slow, corpus_fast = both(way, lambda: s.score_corpus(["a b", "a", "b c"], ["a", "a c", "c"],
+        corpus_with, corpus_without = both(way, lambda: s.score_corpus(["a b", "a", "b c"], ["a", "a c", "c"],
                                                                     n_bootstrap=50))
     finally:
         core._bootstrap_hooks(allowed, limit, pack_min)
-    assert repr(fast) == repr(slow)
-    assert repr(corpus_fast.aggregate) == repr(corpus_slow.aggregate)
+    assert repr(without) == repr(with_numpy)
+    assert repr(corpus_without.aggregate) == repr(corpus_with.aggregate)
 
 
 @pytest.mark.parametrize("rows, error", [
@@ -200,13 +202,13 @@ def test_mean_scores_and_corpus_means_give_the_numpy_way_s_floats(way, flavor):
         if flavor == "matlab":
             refs[0] = "a"   # a NaN rouge2, left out of the mean
         for jobs in (1, 2):
-            slow, fast = both(way, lambda: s.mean_scores(preds, refs, n_jobs=jobs))
-            assert repr(fast) == repr(slow), (n, jobs)
+            with_numpy, without = both(way, lambda: s.mean_scores(preds, refs, n_jobs=jobs))
+            assert repr(without) == repr(with_numpy), (n, jobs)
         per_example = s.score_batch(preds, refs)
-        slow, fast = both(way, lambda: s.corpus_means(per_example))
-        assert repr(fast) == repr(slow)
-        slow, fast = both(way, lambda: custom.mean_scores(preds, refs))
-        assert repr(fast) == repr(slow)
+        with_numpy, without = both(way, lambda: s.corpus_means(per_example))
+        assert repr(without) == repr(with_numpy)
+        with_numpy, without = both(way, lambda: custom.mean_scores(preds, refs))
+        assert repr(without) == repr(with_numpy)
 
 
 def test_score_table_flat_holds_the_numpy_table_s_rows():
@@ -230,3 +232,30 @@ def test_a_new_process_averages_without_importing_numpy():
     done = subprocess.run([sys.executable, "-W", "ignore", "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[]"]
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_the_perl_command_line_prints_the_perl_s_bytes_both_ways(way, on):
+    """Every golden of test_cli_perl.py (the real ROUGE-1.5.5.pl's stdout) in both ways: -t 0's
+    bootstrap is numpy-free unless numpy is imported or -r is huge."""
+    import test_cli_perl as goldens
+
+    way(on)
+    assert len(goldens.CASES) > 20
+    for case in goldens.CASES:
+        status, out, err = goldens.run_cli(goldens.NOWHERE + case["args"], goldens.DATA)
+        assert out == (goldens.DATA / case["stdout"]).read_bytes(), (case["name"], err)
+
+
+def test_the_bound_on_replicates():
+    code = ("import sys\nfrom rouge_full_metric import batch\n"
+            "print(batch.numpy_free(), batch.numpy_free(batch.NUMPY_FREE_MAX_REPLICATES),"
+            " batch.numpy_free(batch.NUMPY_FREE_MAX_REPLICATES + 1))\n"
+            "from rouge_full_metric import RougeScorer\n"
+            "RougeScorer(['rouge1']).score_corpus(['a b'], ['a c'], n_bootstrap=10)\n"
+            "print('numpy' in sys.modules)\n"
+            "RougeScorer(['rouge1']).score_corpus(['a b'], ['a c'], n_bootstrap=batch.NUMPY_FREE_MAX_REPLICATES)\n"
+            "print('numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "False", "False", "True"]

@@ -35,7 +35,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .. import compiled
 from . import input_files, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
-from ..batch import ordered_bootstrap, perl_bootstrap, replicate_sums, score_examples
+from ..batch import numpy_free, ordered_bootstrap, perl_bootstrap, replicate_sums, score_examples
 from ..bootstrap import Interval, perl_bootstrap_counts
 from ..scoring import combined_counts, score_from_counts
 
@@ -599,10 +599,11 @@ def _score_peer(config, peer_id: str, settings: Settings, scorer, stderr, warned
 def _bootstrap_means(run: _PeerRun, sorted_slots: List[int], columns: List[int], settings: Settings):
     """:func:`.bootstrap.perl_bootstrap` of the given columns of the run's rows (-t 0).
 
-    Bit-identical to it; with the compiled core the table goes to the replicate sums as bytes,
-    without numpy, whose import alone costs a tenth of a second per run.
+    Bit-identical to it.  Where :func:`.batch.numpy_free` allows (the compiled core, numpy not
+    imported, -r not huge) the table goes to the core's replicate sums as bytes, without numpy,
+    whose import alone costs a tenth of a second per run.
     """
-    if not compiled.AVAILABLE:
+    if not numpy_free(settings.resamples * run.width):
         import numpy as np
 
         table = np.frombuffer(run.values, dtype=np.float64).reshape(len(run.keys), run.width)
