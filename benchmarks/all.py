@@ -15,8 +15,8 @@ prints what each prints — its ratios included.
   bench_njobs.py      score_batch n_jobs=2 against n_jobs=1, the second core free and busy
   bench_shapes.py     score() loops, small batches, several references, rouge3-rouge9 and custom
                       tokenizers against rouge-score-rs, and the rows where rs is faster
-  bench_startup.py    new processes (the import; the import and 1 / 100 / 1,000 pairs scored)
-                      against rouge-score-rs and rouge_score
+  bench_startup.py    new processes (the import; the import and 1 / 100 / 1,000 pairs scored;
+                      100 with a CI; the command line) against rouge-score-rs and rouge_score
 
 and, last, issue 21's targets judged from what they printed and the rows people meet first
 (targets.py: two markdown tables, as docs/speed.md quotes them; `python benchmarks/targets.py
