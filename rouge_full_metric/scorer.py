@@ -706,7 +706,7 @@ class RougeScorer:
 
     def _aggregate(self, per_example, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
         # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
-        if numpy_free():
+        if numpy_free(n_bootstrap * 3 * len(self.rouge_types)):
             # the table in the keys' byte order, as the bootstrap reads it; the means are exact
             # (fsum), so in any order
             if not per_example:
