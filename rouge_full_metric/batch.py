@@ -950,6 +950,27 @@ def float_table(floats):
     return table
 
 
+def _rows_bootstrap(rows, keys, n_bootstrap, confidence, exact, n_jobs):
+    """:func:`perl_bootstrap` of a list of rows of numbers, all of one width, the numpy-free way
+    where :func:`numpy_free` allows; None otherwise (numpy's way then takes them, or names what
+    is wrong with them)."""
+    from itertools import chain
+
+    try:
+        width = len(rows[0])
+        if any(len(row) != width for row in rows):
+            return None
+    except TypeError:   # not rows: numpy's way reads a flat list as one column
+        return None
+    if not numpy_free(n_bootstrap * width):
+        return None
+    try:
+        table = float_table(chain.from_iterable(map(rows.__getitem__, key_order(keys))))
+    except TypeError:   # not numbers, or not str keys
+        return None
+    return ordered_bootstrap(table, len(rows), width, n_bootstrap, confidence, exact, n_jobs)
+
+
 def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confidence: float = 95,
                    exact: bool = True, n_jobs: int = 1):
     """:func:`.bootstrap.perl_bootstrap` with the compiled replicate sums (identical results), on
@@ -963,21 +984,10 @@ def perl_bootstrap(values, keys: Sequence[str], n_bootstrap: int = 1000, confide
     """
     from .bootstrap import perl_bootstrap as python_bootstrap
 
-    if type(values) is list and values and len(values) == len(keys) and n_bootstrap >= 1 and \
-            numpy_free(n_bootstrap * len(values[0])):
-        from itertools import chain
-
-        width = len(values[0])
-        try:
-            if any(len(row) != width for row in values):
-                raise TypeError("ragged")
-            table = float_table(chain.from_iterable(map(values.__getitem__, key_order(keys))))
-        except TypeError:   # ragged rows or not numbers: numpy's error below
-            table = None
-        if table is not None:
-            found = ordered_bootstrap(table, len(values), width, n_bootstrap, confidence, exact, n_jobs)
-            if found is not None:
-                return found
+    if type(values) is list and values and len(values) == len(keys) and n_bootstrap >= 1:
+        found = _rows_bootstrap(values, keys, n_bootstrap, confidence, exact, n_jobs)
+        if found is not None:
+            return found
     sums = replicate_sums if exact else count_sums
     return python_bootstrap(values, keys, n_bootstrap, confidence, replicate=lambda v, r: sums(v, r, n_jobs),
                             exact=exact, sort=byte_order)

@@ -143,6 +143,12 @@ def test_count_sums_declining_falls_back_to_numpy(way):
     assert repr(corpus_without.aggregate) == repr(corpus_with.aggregate)
 
 
+def test_a_flat_list_is_one_column_both_ways(way):
+    with_numpy, without = both(way, lambda: batch.perl_bootstrap([1.0, 0.0, 0.5], ["1.A", "2.A", "3.A"], 100))
+    assert repr(without) == repr(with_numpy)
+    assert with_numpy == batch.perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"], 100)
+
+
 @pytest.mark.parametrize("rows, error", [
     ([[0.5, 0.25], [1.0]], ValueError),          # ragged
     ([["x"], [0.5]], ValueError),                 # not numbers
