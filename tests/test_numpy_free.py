@@ -135,8 +135,8 @@ def test_count_sums_declining_falls_back_to_numpy(way):
         rows = [[0.5], [0.25], [1.0]]
         with_numpy, without = both(way, lambda: batch.perl_bootstrap(rows, ["1.A", "2.A", "3.A"], 50, exact=False))
         s = RougeScorer(["rouge1"], flavor="rouge_score")
-        corpus_with, corpus_without = both(way, lambda: s.score_corpus(["a b", "a", "b c"], ["a", "a c", "c"],
-                                                                    n_bootstrap=50))
+        preds, refs = ["a b", "a", "b c"], ["a", "a c", "c"]
+        corpus_with, corpus_without = both(way, lambda: s.score_corpus(preds, refs, n_bootstrap=50))
     finally:
         core._bootstrap_hooks(allowed, limit, pack_min)
     assert repr(without) == repr(with_numpy)
