@@ -53,14 +53,12 @@ RSPY = ("from rouge_score import rouge_scorer\n"
         "s = rouge_scorer.RougeScorer(%s, use_stemmer=%%s)\n"
         "for p, r in zip(P, R): s.score(r, p)\n" % SET)
 IMPORT = {"ours": "import rouge_full_metric\n", "rs": "import rouge_score_rs\n", "rouge_score": "import rouge_score.rouge_scorer\n"}
+AGGREGATOR = ("from %s import rouge_scorer, scoring\n"
+              "s = rouge_scorer.RougeScorer(" + SET + ")\na = scoring.BootstrapAggregator()\n"
+              "for p, r in zip(P, R): a.add_scores(s.score(r, p))\na.aggregate()\n")
 CI = {"ours": ("from rouge_full_metric import RougeScorer\n"
                "RougeScorer(%s, flavor='rouge_score').score_corpus(P, R)\n" % SET),
-      "rs": ("from rouge_score_rs import rouge_scorer, scoring\n"
-             "s = rouge_scorer.RougeScorer(%s)\na = scoring.BootstrapAggregator()\n"
-             "for p, r in zip(P, R): a.add_scores(s.score(r, p))\na.aggregate()\n" % SET),
-      "rouge_score": ("from rouge_score import rouge_scorer, scoring\n"
-                      "s = rouge_scorer.RougeScorer(%s)\na = scoring.BootstrapAggregator()\n"
-                      "for p, r in zip(P, R): a.add_scores(s.score(r, p))\na.aggregate()\n" % SET)}
+      "rs": AGGREGATOR % "rouge_score_rs", "rouge_score": AGGREGATOR % "rouge_score"}
 # the command lines as their console scripts run them (P and R: files of one text a line)
 CLI = {"ours": ("import sys\nsys.argv = ['rouge-full', 'score', '--predictions', %r, '--references', %r, "
                 "'--flavor', 'rouge_score', '--rouge-types', 'rouge1', 'rouge2', 'rougeL', 'rougeLsum', "

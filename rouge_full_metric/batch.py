@@ -866,12 +866,7 @@ def byte_order(keys: Sequence[str]):
     """
     import numpy as np
 
-    from .bootstrap import byte_order as python_order
-    if not compiled.AVAILABLE:
-        return np.asarray(python_order(keys), dtype=np.intp).reshape(-1)
-    out = np.empty(len(keys), dtype=np.intp)
-    compiled.core.byte_order(keys, out)
-    return out
+    return np.asarray(key_order(keys), dtype=np.intp).reshape(-1)
 
 
 _INTP = "q" if sys.maxsize > 2 ** 32 else "i"   # the array typecode of Py_ssize_t
@@ -897,8 +892,8 @@ def numpy_free(replicates: int = 0) -> bool:
 
 
 def key_order(keys: Sequence[str]):
-    """:func:`byte_order` without numpy: the positions as an ``array`` of intp (a list without the
-    compiled core).
+    """:func:`byte_order` without numpy: the positions as an ``array`` of intp, sorted by the core
+    (a list, :func:`.bootstrap.byte_order`'s, without it).
 
     >>> list(key_order(["b", "\u00e9", "a", "\U0001F600", "\uffff", "a"]))
     [2, 5, 0, 1, 4, 3]
