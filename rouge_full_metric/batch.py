@@ -1,5 +1,5 @@
-"""Scoring many examples per call: the compiled core when it is built, ``RougeScorer._example``
-otherwise, with identical results either way.
+"""Scoring many examples per call: the compiled core when it is built, the pure-Python engine
+(:mod:`.python_engine`) otherwise, with identical results either way.
 
 The compiled core tokenizes, counts and matches a whole batch with the GIL released; with
 ``n_jobs`` > 1 the calling thread and up to ``n_jobs - 1`` pool threads, each driving its own core
@@ -605,9 +605,11 @@ def _parallel_range(cs, predictions, references, start, stop, with_stats, n_jobs
 
 
 def _python_range(scorer, predictions, references, start, stop, with_stats, offset=0):
+    from .python_engine import example
+
     scores, stats = [], []
     for k in range(start, stop):
-        s, sc = scorer._example(predictions[k], references[k], k + offset)
+        s, sc = example(scorer, predictions[k], references[k], k + offset)
         stats.append(s)
         scores.append(sc)
     return scores, (stats if with_stats else None)
@@ -665,7 +667,7 @@ def score_examples(scorer, predictions: Sequence, references: Sequence, n_jobs: 
                    ) -> Tuple[List[Dict[str, Score]], Optional[List[Dict[str, List[PairStats]]]]]:
     """Per-example scores and (``with_statistics``) per-reference statistics of a batch.
 
-    Returns ``(per_example, statistics)`` exactly as ``[scorer._example(p, r, k) ...]`` would
+    Returns ``(per_example, statistics)`` exactly as ``[python_engine.example(scorer, p, r, k) ...]`` would
     give them (``statistics`` is None without ``with_statistics``).  ``backend="python"`` forces
     the pure-Python engine (for differential tests).
 
@@ -770,7 +772,8 @@ def score_batch(scorer, predictions: Sequence, references: Sequence, n_jobs: int
 
 
 def score_one(scorer, prediction, references, backend: Optional[str] = None):
-    """``(statistics, scores)`` of one example, as ``scorer._example(prediction, references)``.
+    """``(statistics, scores)`` of one example, as the pure-Python engine gives them
+    (:func:`.python_engine.example`).
 
     >>> from rouge_full_metric import RougeScorer
     >>> score_one(RougeScorer(["rouge1"]), "a b", "a b c")[1]["rouge1"]
@@ -783,7 +786,9 @@ def score_one(scorer, prediction, references, backend: Optional[str] = None):
             return stats[0], scores[0]
         except (TypeError, ValueError, UnicodeError):
             pass
-    return scorer._example(prediction, references)
+    from .python_engine import example
+
+    return example(scorer, prediction, references)
 
 
 # The bootstrap's replicates are independent (replicate r draws from drand48 seeded with r), so

@@ -54,7 +54,7 @@ class Flavor:
     w_whole_text = False
     # Corpus aggregates omit NaN per statistic (MATLAB's mean(..., "omitnan")).
     omit_nan = False
-    # score_matrix / filter_near_duplicates: texts read once by RougeScorer._prepare (False: each
+    # score_matrix / filter_near_duplicates: texts read once by python_engine.prepare (False: each
     # pair through score()), and the compiled pair kernels may run on the token ids the flavor's
     # compiled engine reads (False: pure Python, e.g. matlab's per-sentence sums).
     pairwise_reads_once = True
@@ -97,7 +97,7 @@ class Flavor:
 
     # ------------------------------------------------------------------------- scoring
     # (statistics, scores) of one example when the flavor scores it itself (not through the
-    # scorer's _prepare/_pair_stats), else None.
+    # python_engine's prepare/pair_stats), else None.
     example = None
 
     def compiled_engine(self, scorer, types):

@@ -36,7 +36,7 @@ class Matlab(Flavor):
                              "tokenizedDocument, see rouge_full_metric.matlab); give it lists of words")
 
     def example(self, scorer, prediction, references, where: str = ""):
-        """(statistics, scores) of one example, as ``RougeScorer._example`` returns them."""
+        """(statistics, scores) of one example, as ``python_engine.example`` returns them."""
         return matlab.example(scorer.types, scorer.alpha, prediction, references, where)
 
 

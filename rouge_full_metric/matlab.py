@@ -283,7 +283,7 @@ def check_options(types: Sequence[RougeType], use_stemmer, remove_stopwords, wor
 
 
 def example(types: Sequence[RougeType], alpha: float, prediction, references, where: str = ""):
-    """(statistics, scores) of one example, as ``RougeScorer._example`` returns them."""
+    """(statistics, scores) of one example, as ``python_engine.example`` returns them."""
     if isinstance(references, (str, bytes, bytearray)):
         refs = [references]
     elif isinstance(references, (list, tuple)):

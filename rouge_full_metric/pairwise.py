@@ -180,8 +180,9 @@ def _corpus(single, texts_a, texts_b):
 
 
 # ----------------------------------------------------------------------------- pure Python
-# Flavors with ``rules.pairwise_reads_once`` read their texts once by ``_prepare`` and score them
-# by ``_pair_stats``; any other flavor is scored pair by pair through ``score`` itself.
+# Flavors with ``rules.pairwise_reads_once`` read their texts once by ``python_engine.prepare`` and
+# score them by ``python_engine.pair_stats``; any other flavor is scored pair by pair through
+# ``score`` itself.
 
 
 class _Raw:
@@ -200,14 +201,17 @@ def _prepare(single, texts, argument):
         for k, t in enumerate(texts):
             single.rules.check_text(t, "%s[%d]" % (argument, k))
         return [_Raw(t) for t in texts]
-    return [single._prepare(t, "%s[%d]" % (argument, k)) for k, t in enumerate(texts)]
+    from .python_engine import prepare
+
+    return [prepare(single, t, "%s[%d]" % (argument, k)) for k, t in enumerate(texts)]
 
 
 def _python_score(single, rtype, pred, ref, mi: int) -> float:
     if isinstance(pred, _Raw):
         return single.score(pred.raw, [ref.raw])[rtype.name][mi]
-    stats = single._pair_stats(rtype, pred, ref)
-    return single._scores({rtype.name: [stats]})[rtype.name][mi]
+    from .python_engine import pair_stats, scores
+
+    return scores(single, {rtype.name: [pair_stats(single, rtype, pred, ref)]})[rtype.name][mi]
 
 
 def _units(single, rtype, text) -> Optional[int]:
@@ -215,7 +219,9 @@ def _units(single, rtype, text) -> Optional[int]:
     if isinstance(text, _Raw):
         return None
     if rtype.kind == "L":
-        return len(single._flat_tokens(text))
+        from .python_engine import flat_tokens
+
+        return len(flat_tokens(single, text))
     if rtype.kind == "N":
         return max(len(text.summary.tokens) - rtype.n + 1, 0)
     return None

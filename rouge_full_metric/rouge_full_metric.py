@@ -34,6 +34,7 @@ from .multilingual_stemmers import hindi as hindi_stem
 from .ngrams import ngram_counts
 from .nltk_porter import stem as nltk_porter_stem
 from .pairwise import score_matrix
+from .python_engine import example as python_example
 from .rouge155_data import SMART_COMMON_WORDS
 from .rouge_score_flavor import make_tokenizer
 from .rouge_types import parse_rouge_type
@@ -57,7 +58,7 @@ _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMA
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
              SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Memo,
              UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES, ThreadPoolTask,
-             SharedScorerRecord, LazyPattern)
+             SharedScorerRecord, LazyPattern, python_example)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,

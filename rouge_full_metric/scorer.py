@@ -15,19 +15,14 @@ from __future__ import annotations
 import _thread
 import math
 import sys
-from collections import Counter, namedtuple
+from collections import namedtuple
 
 from .batch import (check_corpus_inputs, compiled_scorer, float_table, is_real, is_whole, key_order, numpy_free,
                     ordered_bootstrap, perl_bootstrap, score_batch, score_examples)
-from .lcs import lcs_length, sentence_weight_sum, union_lcs_hits, union_wlcs_hits, wlcs_value, weight_table
-from .ngrams import clipped_hits, ngram_counts, skip_bigram_counts
-from . import flavors, lost_text, rouge_score_flavor, shared_scorers, undefined
-from .lost_text import keeps_letters
+from . import flavors, shared_scorers
 from .flavor_base import MULTI_REF
-from .rouge_types import RougeType, parse_rouge_type
-from .scoring import PairStats, Score, combine, jackknife, mean_score, round5
-from .tokenization import Summary, raw_sentences, read_summary
-from .ngrams import skip_bigram_stats
+from .rouge_types import parse_rouge_type
+from .scoring import Score, mean_score
 
 # typing only for type checkers: with re, enum and functools, which it imports, it was over half
 # of what importing the package cost a new process (tests/test_startup.py keeps them out)
@@ -67,25 +62,6 @@ class CorpusResult(namedtuple("CorpusResult", ["aggregate", "per_example", "stat
     """
 
     __slots__ = ()
-
-
-class _Text:
-    """One summary prepared once: its raw sentences and, lazily, what each rouge type reads."""
-
-    __slots__ = ("raw", "sentences", "summary", "_flat", "cache")
-
-    def __init__(self, raw: Text, sentences: List[str], summary: Summary):
-        self.raw = raw
-        self.sentences = sentences
-        self.summary = summary
-        self._flat: Optional[Summary] = None
-        self.cache: Dict[object, object] = {}
-
-    def counts(self, key, build):
-        value = self.cache.get(key)
-        if value is None:
-            value = self.cache[key] = build()
-        return value
 
 
 def _check_bool(name: str, value, allow_none: bool = False):
@@ -379,138 +355,13 @@ class RougeScorer:
     def __repr__(self):
         return "RougeScorer(rouge_types=%r, %s)" % (self.rouge_types, self.signature())
 
-    # ----------------------------------------------------------------------------- reading
-    def _prepare(self, text: Text, argument: str) -> _Text:
-        if self._rs_tokenize is not None:
-            text = rouge_score_flavor.as_text(text, argument)
-            tokenize = self._rs_tokenize
-            per_sentence = None
-            if self._needs_sentences:
-                # flavor xlsum: the anchor tokenizes rougeLsum's sentences without the segmenter
-                sentence_tokenize = self._rs_sentence_tokenize or tokenize
-                sentences_of = self._rs_split or rouge_score_flavor.sentences_of
-                per_sentence = [sentence_tokenize(s) for s in sentences_of(text)]
-            return _Text(text, [], Summary(tokenize(text), per_sentence))
-        if self._lang_tokenize is not None:
-            from . import lang_pipeline
-            lines = lang_pipeline.lines_of(text, argument)
-            summary = lang_pipeline.read_tokens([self._lang_tokenize(line) for line in lines],
-                                                self.word_limit, self._needs_sentences)
-            return _Text(text, lines, summary)
-        sentences = raw_sentences(text, argument)
-        summary = read_summary(sentences, self._token_filter, self.word_limit, self.byte_limit,
-                               with_sentences=self._needs_sentences)
-        return _Text(text, sentences, summary)
-
-    def _flat_tokens(self, text: _Text) -> List[str]:
-        """Tokens of the whole text given as one line (what ``rougeL`` compares).
-
-        Without a length limit these are the joined reader's tokens; with one, the limit applies
-        to the single line, spaces between the former sentences included (the ``flat`` profile).
-        """
-        if not (self.word_limit or self.byte_limit) or self._lang_tokenize is not None:
-            # with lang the whole text's tokens are its lines' tokens, limited in tokens
-            return text.summary.tokens
-        if text._flat is None:
-            raw = text.raw
-            if isinstance(raw, str):
-                raw = raw.replace("\n", " ")
-            elif isinstance(raw, (bytes, bytearray)):
-                raw = bytes(raw).replace(b"\n", b" ")
-            else:  # already-split sentences (validated by _prepare): join their bytes
-                raw = b" ".join(x.encode("utf-8", "surrogatepass") if isinstance(x, str) else bytes(x)
-                                for x in raw)
-            text._flat = read_summary(raw_sentences(raw), self._token_filter, self.word_limit,
-                                      self.byte_limit, with_sentences=False)
-        return text._flat.tokens
-
-    # ----------------------------------------------------------------------------- statistics
-    def _pair_stats(self, rtype: RougeType, pred: _Text, ref: _Text) -> PairStats:
-        kind = rtype.kind
-        rules = self.rules
-        if kind == "N":
-            n = rtype.n
-            pc = pred.counts(("N", n), lambda: ngram_counts(pred.summary.tokens, n))
-            rc = ref.counts(("N", n), lambda: ngram_counts(ref.summary.tokens, n))
-            return self._count_stats(clipped_hits(rc, pc), sum(rc.values()), sum(pc.values()))
-        if kind == "S":
-            # one pair at a time: the texts' pair tables would take memory ~ their pairs
-            hits, rcount, pcount = skip_bigram_stats(ref.summary.tokens, pred.summary.tokens, rtype.max_gap,
-                                                     rtype.unigrams, rules.su_every_unigram)
-            return self._count_stats(hits, rcount, pcount)
-        if kind == "L":
-            model, peer = self._flat_tokens(ref), self._flat_tokens(pred)
-            hits = lcs_length(model, peer)
-            return PairStats(hits, len(model), len(peer), hits / len(model) if model else 0.0)
-        if kind == "Lsum":
-            model_sents, peer_sents = ref.summary.sentences, pred.summary.sentences
-            peer_len = len(pred.summary.tokens)
-            if rules.lsum_clipped:
-                # Lin's eq. 6 clipped as ROUGE >= 1.4.1 clips it: a word is credited at most as many
-                # times as it occurs in the candidate (and the reference), so P and F stay <= 1.
-                hits = union_lcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred))
-                model_len = len(ref.summary.tokens)
-            elif self._rs_tokenize is not None:
-                # rouge_score budgets and normalizes with the sentences' tokens (which can differ
-                # from the whole text's under a custom tokenizer)
-                hits = union_lcs_hits(model_sents, peer_sents, _sentence_unigrams(model_sents),
-                                      _sentence_unigrams(peer_sents))
-                model_len, peer_len = sum(map(len, model_sents)), sum(map(len, peer_sents))
-            else:
-                hits = union_lcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred))
-                model_len = sum(len(s) for s in model_sents)
-            return PairStats(hits, model_len, peer_len, hits / model_len if model_len else 0.0)
-        if kind == "W":
-            return self._wlcs_stats(rtype.weight, pred, ref)
-        raise AssertionError(kind)
-
-    def _count_stats(self, hits: int, ref_count: int, pred_count: int) -> PairStats:
-        recall = hits / ref_count if ref_count else 0.0
-        # -f B compares n-gram/skip-bigram recalls as printed, i.e. rounded to 5 decimals (Q12).
-        return PairStats(hits, ref_count, pred_count, round5(recall) if self._rounded else recall)
-
-    @staticmethod
-    def _unigrams(text: _Text):
-        return text.counts(("N", 1), lambda: ngram_counts(text.summary.tokens, 1))
-
-    def _wlcs_stats(self, weight: float, pred: _Text, ref: _Text) -> PairStats:
-        if self.rules.w_whole_text:
-            # The papers define ROUGE-W on one sequence: the whole texts, f⁻¹-normalized.
-            model, peer = self._flat_tokens(ref), self._flat_tokens(pred)
-            f = weight_table(weight, max(len(model), len(peer)) + 1)
-            hits = wlcs_value(model, peer, f)
-            ref_norm = len(model) ** weight
-            return PairStats(hits, ref_norm, len(peer) ** weight,
-                             (hits / ref_norm) ** (1 / weight) if ref_norm else 0.0)
-        model_sents, peer_sents = ref.summary.sentences, pred.summary.sentences
-        longest = max([len(s) for s in model_sents] + [len(s) for s in peer_sents] + [0])
-        f = weight_table(weight, longest + 1)
-        hits = union_wlcs_hits(model_sents, peer_sents, self._unigrams(ref), self._unigrams(pred), f)
-        # The Perl's recall normalizer is weighted twice, (Σ_s len_s^w)^w, and it selects -f B on a
-        # single weighting (spec §8, Q6).  A reference with no tokens makes the Perl die; here it
-        # contributes 0 hits and 0 count.
-        block = sentence_weight_sum(model_sents, f)
-        selection = (hits / block) ** (1 / weight) if block else 0.0
-        return PairStats(hits, block ** weight, len(pred.summary.tokens) ** weight, selection)
-
+    # ----------------------------------------------------------------------------- the Python engine
     def _example(self, prediction: Text, references, index: Optional[int] = None):
-        where = "" if index is None else "[%d]" % index
-        if self.rules.example is not None:   # the flavor reads and scores the example itself
-            return self.rules.example(self, prediction, references, where)
-        refs = _reference_list(references, "references" + where)
-        pred = self._prepare(prediction, "predictions" + where if index is not None else "prediction")
-        prepared = [self._prepare(r, "references%s[%d]" % (where, k)) for k, r in enumerate(refs)]
-        stats = {t.name: [self._pair_stats(t, pred, ref) for ref in prepared] for t in self.types}
-        return stats, self._scores(stats)
+        """``(statistics, scores)`` of one example by the pure-Python engine (:mod:`.python_engine`,
+        imported on first use: the compiled core's scorers never need it)."""
+        from .python_engine import example
 
-    def _scores(self, stats: Dict[str, List[PairStats]]) -> Dict[str, Score]:
-        reduce = jackknife if self.jackknife else combine
-        out = {}
-        for t in self.types:
-            out[t.name] = reduce(stats[t.name], self.multi_ref, self.alpha,
-                                 t.weight if t.kind == "W" else 0.0, self._rounded, self._rouge_score_f,
-                                 self.rules.n_max_by_recall and t.kind == "N")
-        return out
+        return example(self, prediction, references, index)
 
     # ----------------------------------------------------------------------------- public API
     def score(self, prediction: Text = _MISSING, references=_MISSING, *, target=_MISSING,
@@ -556,10 +407,15 @@ class RougeScorer:
                                 "references)")
             refs = given[0][1]
         # texts that surely keep their letters (ASCII ones, English with curly quotes) skip the
-        # check's machinery; str subclasses too (numpy's str_, the elements of a string array)
-        if not (isinstance(prediction, str) and isinstance(refs, str)
-                and (prediction.isascii() or keeps_letters(prediction)) and (refs.isascii() or keeps_letters(refs))):
-            self._check_lost([prediction], [refs], single=True)
+        # check's machinery; str subclasses too (numpy's str_, the elements of a string array).
+        # ASCII texts do without even importing it (lost_text)
+        if not (isinstance(prediction, str) and prediction.isascii()
+                and (refs.isascii() if isinstance(refs, str) else _ascii_list(refs))):
+            from .lost_text import keeps_letters
+
+            if not (isinstance(prediction, str) and isinstance(refs, str)
+                    and keeps_letters(prediction) and keeps_letters(refs)):
+                self._check_lost([prediction], [refs], single=True)
         cs = compiled_scorer(self)
         if cs is not None:
             try:
@@ -642,7 +498,9 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).human_ceiling(["a b c", "a b d", "a c d"])["rouge1"]
         Score(precision=0.66667, recall=0.66667, fmeasure=0.66667)
         """
-        refs = _reference_list(references, "references")
+        from .python_engine import reference_list
+
+        refs = reference_list(references, "references")
         if len(refs) < 2:
             raise ValueError("human_ceiling needs at least 2 references, got %d" % len(refs))
         plain = RougeScorer(self.rouge_types, flavor=self.flavor, use_stemmer=self.use_stemmer,
@@ -697,6 +555,8 @@ class RougeScorer:
         rules = self.rules
         if self.language is not None or rules.lost_text_tokenizer is None or self.tokenizer is not None:
             return
+        from . import lost_text
+
         try:
             found = lost_text.first_lost(predictions, references, single, rules.lost_text_rouge_score)
         except TypeError:   # malformed input: the scoring code raises the precise error
@@ -745,6 +605,8 @@ class RougeScorer:
         Spark's "perl" corpus score.  ``n_jobs`` threads share a large bootstrap's replicates."""
         count = len(values)
         if self.rules.omit_nan and bool(values.size) and math.isnan(values.sum()):
+            from . import undefined
+
             rows = values.tolist()
             undefined.warn_omitted(undefined.omitted_counts(rows, self.rouge_types), count, "the corpus averages",
                                    stacklevel=5)
@@ -861,6 +723,11 @@ class RougeScorer:
         return out
 
 
+def _ascii_list(references) -> bool:
+    """Whether ``references`` is a list (or tuple) of ASCII str."""
+    return type(references) in (list, tuple) and all(isinstance(r, str) and r.isascii() for r in references)
+
+
 def check_bootstrap_options(confidence, n_bootstrap) -> None:
     """Raise ValueError unless ``confidence`` is a percentage and ``n_bootstrap`` a count >= 1.
 
@@ -873,22 +740,3 @@ def check_bootstrap_options(confidence, n_bootstrap) -> None:
     if not is_whole(n_bootstrap) or n_bootstrap < 1:
         raise ValueError("n_bootstrap must be a whole number >= 1 (the Perl dies on -r 0), got %r"
                          % (n_bootstrap,))
-
-
-def _sentence_unigrams(sentences) -> Counter:
-    counts: Counter = Counter()
-    for sentence in sentences:
-        counts.update(sentence)
-    return counts
-
-
-def _reference_list(references, argument: str) -> list:
-    """Normalize one example's references to a list of texts."""
-    if isinstance(references, (str, bytes, bytearray)):
-        return [references]
-    if isinstance(references, (list, tuple)):
-        if not references:
-            raise ValueError("%s is empty: give at least one reference" % argument)
-        return list(references)
-    hint = " (a numpy array: pass its .tolist())" if hasattr(references, "tolist") else ""
-    raise TypeError("%s must be a str or a list of str, got %s%s" % (argument, type(references).__name__, hint))

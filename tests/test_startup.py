@@ -91,6 +91,11 @@ SCORING = {
 }
 
 
+# The pure-Python engine's modules, and the NaN rule's: the compiled core's scorers never run them
+PYTHON_ENGINE = {"rouge_full_metric.python_engine", "rouge_full_metric.lcs", "rouge_full_metric.ngrams",
+                 "rouge_full_metric.undefined"}
+
+
 @pytest.mark.parametrize("case", sorted(SCORING))
 def test_scoring_on_the_core_leaves_typing_and_re_out(case):
     from rouge_full_metric import compiled, nltk_porter
@@ -102,6 +107,10 @@ def test_scoring_on_the_core_leaves_typing_and_re_out(case):
     found = stdlib_after(SCORING[case])
     assert "rouge_full_metric._core" in found or case == "bare import"
     assert not STDLIB_LEFT_OUT & found, sorted(STDLIB_LEFT_OUT & found)
+    assert not PYTHON_ENGINE & found, sorted(PYTHON_ENGINE & found)
+    if "score_batch" not in SCORING[case] and "score_corpus" not in SCORING[case]:
+        # score() checks an ASCII pair for lost letters without the check's module
+        assert "rouge_full_metric.lost_text" not in found
 
 
 def test_what_is_left_out_still_serves_where_it_is_needed():
@@ -115,6 +124,17 @@ def test_what_is_left_out_still_serves_where_it_is_needed():
                          "s.score_batch(['a b c'] * 300, ['a b'] * 300, n_jobs=2)\n"
                          "from rouge_full_metric.stemmer import stem\nassert stem('generalizations') == 'gener'")
     assert {"re", "unicodedata", "threading", "numbers"} <= found
+
+
+def test_the_python_engine_loads_where_it_runs():
+    """A flavor without a compiled engine (matlab's corpus rules aside, its examples are scored
+    in Python) and forced pure Python both import the engine's modules on first use."""
+    found = stdlib_after("from rouge_full_metric import RougeScorer\n"
+                         "s = RougeScorer(['rouge1', 'rougeL'], flavor='rouge155')\n"
+                         "from rouge_full_metric import batch\n"
+                         "per_example, stats = batch.score_examples(s, ['a b c'], [['a c']], backend='python')\n"
+                         "assert per_example[0]['rougeL'].recall == 1.0, per_example")
+    assert {"rouge_full_metric.python_engine", "rouge_full_metric.lcs", "rouge_full_metric.ngrams"} <= found
 
 
 def test_the_default_flavor_needs_neither_stop_words_nor_stemmer_unless_asked():
