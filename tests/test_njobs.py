@@ -388,8 +388,8 @@ def test_a_helper_on_the_callers_cpu_leaves_the_work_to_the_caller():
             break
         threading.Event().wait(0.01)
     sizes = sorted((worker.vocabulary_size(), worker.front_cache_bytes()) for worker in cs._free)
-    # the idle helper did not even make its front cache (384 KB, ~0.2 ms in a new interpreter)
-    assert len(sizes) == 2 and sizes[0] == (0, 0) and sizes[1][0] > 0 and sizes[1][1] > 0, sizes
+    # the idle helper read no token and made no front cache (384 KB, ~0.2 ms in a new interpreter)
+    assert len(sizes) == 2 and sizes[0] == (0, 0) and sizes[1][0] > 0, sizes
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity here")

@@ -66,18 +66,21 @@ def test_scores_after_any_parked_worker_equal_fresh_memory(config, spare):
     compiled.core._spare_workers(2)
     for k, previous in enumerate(CONFIGS):
         # another vocabulary first (other ids for the same words), dropped: its Workers park.  A
-        # large one has its whole front cache cleared, a small one (fewer tokens than a
-        # sixteenth of the front cache's slots) only its tokens' slots.
-        for size, pairs in ((3000, 200), (30, 5)):
+        # large one (its interner's table past 2 MB: a front cache) has its whole front cache
+        # cleared, a small one after it (in the same Workers, fewer tokens than a sixteenth of
+        # the front cache's slots) only its tokens' slots.
+        for size, pairs in ((20000, 800), (30, 5)):
             scores(previous, *texts(100 + k, pairs, size), n_jobs=2)
             gc.collect()
             assert scores(config, preds, refs) == expected, (previous, size)
             assert scores(config, preds, refs, n_jobs=2) == expected, (previous, size)
 
 
-def test_a_worker_makes_its_front_cache_when_it_first_tokenizes(spare):
-    """Every way a Worker tokenizes makes the front cache first (scores, a pairwise corpus, the
-    tokens of one text); a new Worker has none, and a parked one keeps its memory."""
+def test_a_worker_makes_its_front_cache_once_its_vocabulary_is_large(spare):
+    """Every way a Worker tokenizes (scores, a pairwise corpus, the tokens of one text) makes the
+    front cache once the interner's table reaches 2 MB (over 8,192 distinct tokens), at the next
+    text: never for a few pairs, whose tokens the small table serves (a new process's first
+    score() made its 384 KB before, ~0.27 ms).  A parked Worker keeps its memory."""
     compiled.core._spare_workers(0)
     engine = compiled_scorer(RougeScorer(["rouge1"], flavor="rouge_score")).engine
     scored, listed, corpus = engine.worker(), engine.worker(), engine.worker()
@@ -85,6 +88,13 @@ def test_a_worker_makes_its_front_cache_when_it_first_tokenizes(spare):
     assert scored.run(["a b"], ["a c"], 0, 1, False)[0][0]["rouge1"].fmeasure == 0.5
     assert listed.tokens("a b")[0] == ["a", "b"]
     compiled.core.pair_corpus(corpus, ["a b"], None)
+    assert scored.front_cache_bytes() == listed.front_cache_bytes() == corpus.front_cache_bytes() == 0
+    large = " ".join("w%d" % k for k in range(9000))
+    scored.run([large, "a b"], ["a c", "a c"], 0, 2, False)
+    listed.tokens(large)
+    listed.tokens("a b")
+    compiled.core.pair_corpus(corpus, [large, "a b"], None)
+    assert min(w.vocabulary_size() for w in (scored, listed, corpus)) > 8192
     size = scored.front_cache_bytes()
     assert size > 0 and listed.front_cache_bytes() == corpus.front_cache_bytes() == size
     compiled.core._spare_workers(2)

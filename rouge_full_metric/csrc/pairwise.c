@@ -129,10 +129,10 @@ static PyObject *mod_pair_corpus(PyObject *self, PyObject *args) {
     if (grow((void **)&w->tb, &w->tbcap, 1, sizeof(TextBuf))) { PyErr_NoMemory(); goto fail; }
     if (w->ntb < w->tbcap) { memset(w->tb + w->ntb, 0, (size_t)(w->tbcap - w->ntb) * sizeof(TextBuf)); w->ntb = w->tbcap; }
     w->busy = 1;
-    worker_front(w);
     for (Py_ssize_t i = 0; i < pc->n; i++) {
         /* Ctrl-C while a large corpus is read (the GIL is held) */
         if ((i & 1023) == 1023 && PyErr_CheckSignals()) { w->busy = 0; goto fail; }
+        worker_front(w);
         PyObject *o = i < na ? PySequence_Fast_GET_ITEM(sa, i) : PySequence_Fast_GET_ITEM(sb, i - na);
         Src src;
         nitems = 0;
