@@ -2,7 +2,9 @@
 
 Flow (as sacreBLEU's): text -> the Perl's two readers (:mod:`.tokenization`) -> per-reference
 sufficient statistics for each rouge type (:class:`.scoring.PairStats`) -> a Score per example
-(``multi_ref``, ``jackknife``) -> corpus aggregate (the Perl's bootstrap, :mod:`.bootstrap`).
+(``multi_ref``, ``jackknife``) -> corpus aggregate (the Perl's bootstrap, :mod:`.bootstrap`).  The
+compiled core runs the first three steps (:mod:`.batch`); :mod:`.python_engine` is the same in
+Python, the reference the core is tested against.
 
 A flavor's rules (defaults, accepted options, tokenizers, rounding, F, multi-reference and NaN
 rules, corpus ``mid``, engines) live in its own module, ``flavor_<name>.py``, found through
