@@ -127,8 +127,8 @@ def test_what_is_left_out_still_serves_where_it_is_needed():
 
 
 def test_the_python_engine_loads_where_it_runs():
-    """A flavor without a compiled engine (matlab's corpus rules aside, its examples are scored
-    in Python) and forced pure Python both import the engine's modules on first use."""
+    """The pure-Python engine (forced here, as the differential tests force it) imports its
+    modules on first use."""
     found = stdlib_after("from rouge_full_metric import RougeScorer\n"
                          "s = RougeScorer(['rouge1', 'rougeL'], flavor='rouge155')\n"
                          "from rouge_full_metric import batch\n"
