@@ -337,7 +337,6 @@ static inline void worker_front(WorkerObject *w) {
 static void score_range(Ctx *c, WorkerObject *w, const Texts *t, Py_ssize_t a, Py_ssize_t b, PS *stats, SC *scores,
                         int signals) {
     EngineObject *e = w->eng;
-    worker_front(w);
     for (Py_ssize_t i = a; i < b && !c->err; i++) {
         Py_ssize_t ntext = t->exoff[i + 1] - t->exoff[i], M = ntext - 1;
         if (signals && (i - a) % SIGNAL_EVERY == SIGNAL_EVERY - 1 && poll_signals(c, &w->poll_last)) break;
