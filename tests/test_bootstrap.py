@@ -398,6 +398,12 @@ def _packed_blocks(core):
     return core._bootstrap_hooks(-1, -1)[4]
 
 
+def _packs(level, width):
+    """Whether a block of `width` columns of 5-decimal values packs at `level` (past the size):
+    the AVX-512 kernels pack blocks of 9-16 columns, AVX2's 9-12."""
+    return 9 <= width <= (16 if level >= 2 else 12 if level == 1 else 0)
+
+
 def _five_decimals(rng, shape, top=1.0):
     """Random 5-decimal numbers in [0, top], as the Perl rounds its scores (k / 10**5 correctly
     rounded: the double nearest it)."""
@@ -407,10 +413,10 @@ def _five_decimals(rng, shape, top=1.0):
 
 
 def test_perl_order_sums_of_five_decimal_values_packed_bit_for_bit(simd_levels):
-    # The AVX-512 kernels store 5-decimal values as 32-bit integers (csrc/bootstrap_simd.c's
+    # The vector kernels store 5-decimal values as 32-bit integers (csrc/bootstrap_simd.c's
     # bs_pack5: a 16-column row's all, a 12-column row's first 8) once the table is large; the
-    # hook packs at any size here.  Every width 1..40
-    # (column blocks of 9-16 pack), row counts that are no multiple of 8, values up to 20.
+    # hook packs at any size here.  Every width 1..40 (column blocks of 9-16 pack with AVX-512,
+    # of 9-12 with AVX2), row counts that are no multiple of 8, values up to 20.
     import numpy as np
 
     from rouge_full_metric import bootstrap
@@ -429,11 +435,10 @@ def test_perl_order_sums_of_five_decimal_values_packed_bit_for_bit(simd_levels):
                 for k in range(1, 41):
                     got = _compiled(core, "replicate_sums", values[:, :k], r)[0]
                     assert _same_bits(got, exact[:, :k]), (level, pack_min, n, k, r)
-                # blocks of 9-16 columns: widths 9-16 one each, 25-32 one each, 41 - 9 ... (k % 16
-                # in 9..15 or 0 with k >= 16 gives one more)
-                blocks = sum(1 for k in range(1, 41) for k0 in range(0, k, 16) if min(16, k - k0) >= 9)
+                # the blocks of 16 columns (the last one narrower) that pack at this level
+                blocks = sum(1 for k in range(1, 41) for k0 in range(0, k, 16) if _packs(level, min(16, k - k0)))
                 packed = _packed_blocks(core) - before
-                assert packed == (blocks if level >= 2 and pack_min == 0 else 0), (level, pack_min, n, packed)
+                assert packed == (blocks if pack_min == 0 else 0), (level, pack_min, n, packed)
 
 
 def test_five_decimal_packing_declines_other_values(simd_levels):
@@ -444,15 +449,15 @@ def test_five_decimal_packing_declines_other_values(simd_levels):
     from rouge_full_metric import bootstrap
 
     core, levels = simd_levels
-    if 2 not in levels:
-        pytest.skip("packing is in the AVX-512 kernel only")
+    if 1 not in levels:
+        pytest.skip("packing is in the vector kernels only")
     rng = np.random.default_rng(32)
     odds = (np.nextafter(0.12345, 1.0), np.nextafter(0.12345, 0.0), 20.00001, -0.00001, -0.0, np.nan, np.inf, 1e-6,
             0.5 + 2 ** -40)
-    for level in [v for v in levels if v >= 2]:
+    for level in [v for v in levels if v >= 1]:
         core._bootstrap_hooks(level, -1, 0)
         # 12 columns keep 0-7 as k (4 checked here, 7 the last); 16 keep all (15 the last)
-        for width, column in ((12, 4), (12, 7), (16, 4), (16, 15)):
+        for width, column in [wc for wc in ((12, 4), (12, 7), (16, 4), (16, 15)) if _packs(level, wc[0])]:
             base = _five_decimals(rng, (200, width))
             for odd in odds:
                 values = base.copy()
@@ -476,10 +481,10 @@ def test_twelve_columns_pack_with_any_values_in_their_last_four(simd_levels):
     from rouge_full_metric import bootstrap
 
     core, levels = simd_levels
-    if 2 not in levels:
-        pytest.skip("packing is in the AVX-512 kernel only")
+    if 1 not in levels:
+        pytest.skip("packing is in the vector kernels only")
     rng = np.random.default_rng(33)
-    for level in [v for v in levels if v >= 2]:
+    for level in [v for v in levels if v >= 1]:
         core._bootstrap_hooks(level, -1, 0)
         for width in (9, 12):
             values = _five_decimals(rng, (301, width))
@@ -503,13 +508,18 @@ def test_every_five_decimal_value_up_to_20_unpacks_exactly(simd_levels):
     from rouge_full_metric import bootstrap
 
     core, levels = simd_levels
-    if 2 not in levels:
-        pytest.skip("packing is in the AVX-512 kernel only")
-    values = np.concatenate([np.arange(2000001), np.zeros(15)]).reshape(-1, 16) / 100000.0
-    expected = bootstrap.replicate_sums(values, 8)
-    for level in [v for v in levels if v >= 2]:
-        core._bootstrap_hooks(level, -1, -1)   # the real threshold: 125,001 rows x 16 columns is past it
-        before = _packed_blocks(core)
-        got = _compiled(core, "replicate_sums", values, 8)[0]
-        assert _packed_blocks(core) == before + 1, level
-        assert _same_bits(got, expected), level
+    if 1 not in levels:
+        pytest.skip("packing is in the vector kernels only")
+    k = np.concatenate([np.arange(2000001), np.zeros(15)])
+    # AVX-512 packs rows of 16 (all k); AVX2 rows of 12 only, whose first 8 are k (the other 4:
+    # zeros here)
+    wide = k.reshape(-1, 16) / 100000.0
+    twelve = np.concatenate([k.reshape(-1, 8), np.zeros((len(k) // 8, 4))], axis=1) / 100000.0
+    for values in (wide, twelve):
+        expected = bootstrap.replicate_sums(values, 8)
+        for level in [v for v in levels if _packs(v, values.shape[1])]:
+            core._bootstrap_hooks(level, -1, -1)   # the real thresholds: 125,001 x 16 and 250,002 x 12 are past them
+            before = _packed_blocks(core)
+            got = _compiled(core, "replicate_sums", values, 8)[0]
+            assert _packed_blocks(core) == before + 1, (level, values.shape)
+            assert _same_bits(got, expected), (level, values.shape)

@@ -355,11 +355,12 @@ end:
 }
 
 /* _bootstrap_hooks(simd, count_limit[, pack_min]) -> (previous simd, previous count_limit,
- * supported simd, previous pack_min, packed): tests force the scalar (0), AVX2 (1), AVX-512 (2)
+ * supported simd, previous pack_min, packed): tests force the scalar (0), AVX2 with FMA (1), AVX-512 (2)
  * or AVX-512 with IFMA (3) kernels (capped at what the CPU has), lower the count past which
  * count_sums declines, and set the size of the doubles' table (bytes) from which replicate_sums
- * packs 5-decimal values (AVX-512 only; 0: whenever they pack); packed counts the column blocks
- * it packed so far.  -1 leaves a setting as it is. */
+ * packs 5-decimal values (AVX-512: blocks of 9-16 columns; AVX2: 9-12, from 16 / 3 of it; 0:
+ * whenever they pack); packed counts the column blocks it packed so far.  -1 leaves a setting as
+ * it is. */
 static PyObject *mod_bootstrap_hooks(PyObject *self, PyObject *args) {
     int simd, limit;
     Py_ssize_t pack_min = -1;
