@@ -33,8 +33,9 @@ typedef double bs_f64x8 __attribute__((vector_size(64)));
 #define BS_AVX512 __attribute__((target("avx2,fma,avx512f,avx512vl,avx512dq")))
 #define BS_AVX512I __attribute__((target("avx2,fma,avx512f,avx512vl,avx512dq,avx512ifma")))
 
-/* 0: scalar kernels, 1: AVX2 with FMA (bs_sums4p's unpacking; every AVX2 CPU but a few has it), 2: AVX-512 (F and VL: the same 256-bit code with 32 registers,
- * which the Perl-order sums' 24 accumulators fill; for rows of 12 or 16 columns those sums have
+/* 0: scalar kernels, 1: AVX2 with FMA (bs_sums4p's unpacking; the AVX2 CPUs we know of have it), 2:
+ * AVX-512 (F and VL: the same 256-bit code with 32 registers, which the Perl-order sums' 24
+ * accumulators fill; for rows of 12 or 16 columns those sums have
  * their own kernels, bootstrap_avx512.h's, whose draws take DQ's 64-bit multiply and conversion,
  * and FMA: every CPU with AVX-512 VL has both), 3: AVX-512 with IFMA (Ice Lake, Zen 4 and
  * later), whose 52-bit multiply-add takes the draws' multiply in one uop */
@@ -362,13 +363,13 @@ BS_AVX2F static inline __attribute__((always_inline)) __m256d bs_unpack5x4(const
  * one line where the doubles' rows take 1.5): 4 replicates a pass, whose 12 accumulators stay
  * in AVX2's 16 registers, the rows of the draws BS_AHEAD4 steps (64 draws) ahead prefetched to
  * L2.  The same sums as bs_sumsq's, bit for bit.  The unpacking costs more than the half line
- * it saves until the doubles' table outgrows what L3 keeps for us (BS_PACK_AVX2_SCALE; on an
+ * it saves until the doubles' table outgrows what L3 keeps for us (BS_PACK_AVX2_MIN; on an
  * EPYC without AVX-512, ns a draw, doubles / packed: 80,000 x 12 2.49 / 2.54, 100,000 4.18 /
  * 3.82, 130,000 4.42 / 3.38; 8 steps ahead instead of 16: 100,000 3.36 against 2.78 in another
  * run). */
 #define BS_AHEAD4 16   /* a power of two */
-/* level 1 packs from BS_PACK_AVX2_SCALE times bs_pack_min bytes of doubles' table: 8 MB */
-#define BS_PACK_AVX2_SCALE 16 / 3
+/* level 1 packs from 16 / 3 of the AVX-512 kernels' threshold m (bytes of doubles' table): 8 MB */
+#define BS_PACK_AVX2_MIN(m) ((m) * 16 / 3)
 BS_AVX2F static void bs_sums4p(const uint32_t *tbl, Py_ssize_t N, Py_ssize_t r0, double *out) {
     const double size = (double)N;
     const char *base = (const char *)tbl;
@@ -447,7 +448,7 @@ static int bs_replicate_sums(const double *v, Py_ssize_t N, Py_ssize_t K, double
         int near = (size_t)N * (size_t)nv * 32 <= BS_NEAR_MAX;
         /* 5-decimal values in a table past BS_PACK_MIN bytes (AVX2: 12 columns past 8 MB): bs_sums8p or
          * bs_sums4p (tbl has room: nv_max >= 3) */
-        size_t pack_min = level >= 2 ? (size_t)bs_pack_min : (size_t)bs_pack_min * BS_PACK_AVX2_SCALE;
+        size_t pack_min = level >= 2 ? (size_t)bs_pack_min : BS_PACK_AVX2_MIN((size_t)bs_pack_min);
         int packed = (level >= 2 ? nv >= 3 : nv == 3) && (size_t)N * (size_t)nv * 32 >= pack_min &&
                      bs_pack5(v, N, K, k0, kw, (uint32_t *)tbl);
         __atomic_add_fetch(&bs_packed, packed, __ATOMIC_RELAXED);   /* a test counter; threads may race */
