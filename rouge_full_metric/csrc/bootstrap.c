@@ -142,9 +142,9 @@ end:
  * out[r][k] still adds its terms in row order with separate multiplies and adds (the build
  * disables contraction), so the result is the same on every machine and vector width; it
  * differs from the draw-order sums in the last bits, so it serves the flavors whose bootstrap
- * need not be the Perl's bit for bit.  On x86-64 with AVX2, bootstrap_simd.c's kernels draw,
- * count and multiply-add instead, each replicate counted in a table of its own first (same sums,
- * bit for bit); with AVX-512, count_sums_z does the rest in 512-bit vectors. */
+ * need not be the Perl's bit for bit.  On x86-64 with AVX2, count_sums_v and bootstrap_simd.c's
+ * kernels draw, count and multiply-add instead, each replicate counted in a table of its own
+ * first (same sums, bit for bit). */
 #define CS_REPS 8
 #define CS_COLS 6
 #define CS_LANES 4
@@ -210,58 +210,71 @@ static int COUNT_LIMIT = 255;
 static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes, Py_ssize_t row, Py_ssize_t lane) {
     if (COUNT_LIMIT >= 255) return 0;
     for (Py_ssize_t i = 0; i < N; i++)
-        for (Py_ssize_t q = 0; q < lanes && q < CS_REPS; q++)
+        for (Py_ssize_t q = 0; q < lanes; q++)
             if (cnt[i * row + q * lane] > COUNT_LIMIT) return 1;
     return 0;
 }
 
 #ifdef BOOTSTRAP_SIMD
-/* count_sums with AVX-512 (level 2 or 3): out (R, K) for replicates first .. first + R - 1,
- * zeroed by the caller.  Per 8 replicates, each one's counts into a table of its own
- * (bs_count1), then bs_tilez over each tile of W columns (4, 8, 12 or 16: a 12-column row in one
- * pass, not two of 6).  *wrapped is set when a count passed 255 (or COUNT_LIMIT).  Returns 0,
- * ERR_NOMEM, or ERR_PY when a signal handler raised.
- *
- * AVX2 (level 1) counts with bs_count1 too, and interleaves the 8 tables into one of 8 bytes a row
- * for bs_tile6 (bs_count8_own): an AVX2 form of bs_tilez reading the 8 tables (two gathers of 4
- * lanes) was 0.89 times as fast at 1,000 and 10,000 rows, measured with AVX2 forced on an AVX-512
- * machine. */
-static int count_sums_z(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, Py_ssize_t first,
-                        PyThreadState **ts, int64_t *last, int *wrapped) {
+/* count_sums in vectors (level 1: AVX2, 2 or 3: AVX-512): out (R, K) for replicates first ..
+ * first + R - 1, zeroed by the caller.  Per 8 replicates (AVX2: BS_TILEC_REPS), each one's
+ * counts into a table of its own (bs_count1), then bs_tilez (AVX-512: a lane per replicate) or
+ * bs_tilec (AVX2: a lane per column) over each tile of W columns (4, 8, 12 or 16: a 12-column
+ * row in one pass, not two of 6).  *wrapped is set when a count passed 255 (or COUNT_LIMIT).
+ * Returns 0, ERR_NOMEM, or ERR_PY when a signal handler raised. */
+/* count_sums_v's tile t of nt, W columns each: at level 1 the last only up to a multiple of 4 past
+ * what is left of the K */
+static int tile_width(int level, Py_ssize_t t, Py_ssize_t nt, Py_ssize_t K, int W) {
+    return level == 1 && t == nt - 1 ? (int)((K - t * W + 3) / 4 * 4) : W;
+}
+
+static int count_sums_v(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, Py_ssize_t first,
+                        int level, PyThreadState **ts, int64_t *last, int *wrapped) {
     const Py_ssize_t rows = (N + 7) / 8 * 8;            /* bs_tilez reads whole groups of 8 rows */
     const Py_ssize_t S = (rows + 63) / 64 * 64;         /* a replicate's table, from a line boundary */
-    const int W = K >= 16 ? 16 : (int)((K + 3) / 4 * 4);
+    /* AVX2: tiles of 12 columns and a last one of what is left, up to a multiple of 4 (bs_tilec
+     * takes 4 replicates at a time over 12, 2 over 16); AVX-512: all of W columns */
+    const int Wf = level == 1 ? 12 : 16;
+    const int W = K >= Wf ? Wf : (int)((K + 3) / 4 * 4);
     const Py_ssize_t nt = (K + W - 1) / W;
+    const Py_ssize_t B = level == 1 ? BS_TILEC_REPS : 8;   /* replicates a pass over the values */
     void *raw;
     size_t mapped;
     double *tiles = (double *)malloc((size_t)(nt * rows * W) * sizeof(double));
-    uint8_t *cnt = (uint8_t *)huge_alloc((size_t)S * 8, 2 * HUGE_PAGE, &raw, &mapped);
+    uint8_t *cnt = (uint8_t *)huge_alloc((size_t)(S * B), 2 * HUGE_PAGE, &raw, &mapped);
     if (!tiles || !cnt) {
         free(tiles);
         if (cnt) huge_free(raw, mapped);
         return ERR_NOMEM;
     }
-    /* tiles[t][i][c] = v[i][t * W + c], zero past K and past N */
-    for (Py_ssize_t t = 0; t < nt; t++)
+    /* tile t, from tiles + t * rows * W: row i at i * wt, its column c v[i][t * W + c], zero past
+     * K and past N */
+    for (Py_ssize_t t = 0; t < nt; t++) {
+        const int wt = tile_width(level, t, nt, K, W);
         for (Py_ssize_t i = 0; i < rows; i++)
-            for (Py_ssize_t c = 0; c < W; c++) {
+            for (Py_ssize_t c = 0; c < wt; c++) {
                 Py_ssize_t k = t * W + c;
-                tiles[(t * rows + i) * W + c] = i < N && k < K ? v[i * K + k] : 0.0;
+                tiles[t * rows * W + i * wt + c] = i < N && k < K ? v[i * K + k] : 0.0;
             }
+    }
     int err = 0;
-    for (Py_ssize_t r0 = 0; r0 < R && !*wrapped; r0 += 8) {
+    for (Py_ssize_t r0 = 0; r0 < R && !*wrapped; r0 += B) {
         if (nogil_signals(ts, last)) { err = ERR_PY; break; }
-        Py_ssize_t lanes = R - r0 < 8 ? R - r0 : 8;
-        memset(cnt, 0, (size_t)S * 8);   /* the replicates past R keep counts 0 */
+        Py_ssize_t lanes = R - r0 < B ? R - r0 : B;
+        memset(cnt, 0, (size_t)(S * B));   /* the replicates past R keep counts 0 */
         for (Py_ssize_t q = 0; q < lanes; q++) bs_count1(cnt + q * S, N, first + r0 + q);
         *wrapped |= counts_over_limit(cnt, N, lanes, 1, S);
+        if (level == 1) *wrapped |= bs_own_wrapped(cnt, S, N, lanes);
         for (Py_ssize_t t = 0; t < nt && !*wrapped; t++) {
-            double acc[16 * 8];
-            uint64_t tot[8];
-            bs_tilez_avx512(cnt, S, tiles + t * rows * W, N, W, acc, tot);
-            for (Py_ssize_t q = 0; q < lanes; q++) *wrapped |= tot[q] != (uint64_t)N;   /* a byte wrapped */
+            double acc[16 * BS_TILEC_REPS];
+            if (level == 1) bs_tilec_avx2(cnt, S, tiles + t * rows * W, N, tile_width(level, t, nt, K, W), lanes, acc);
+            else {
+                uint64_t tot[8];
+                bs_tilez_avx512(cnt, S, tiles + t * rows * W, N, W, acc, tot);
+                for (Py_ssize_t q = 0; q < lanes; q++) *wrapped |= tot[q] != (uint64_t)N;   /* a byte wrapped */
+            }
             for (Py_ssize_t q = 0; q < lanes; q++)
-                for (Py_ssize_t c = 0; c < W && t * W + c < K; c++) o[(r0 + q) * K + t * W + c] = acc[c * 8 + q];
+                for (Py_ssize_t c = 0; c < W && t * W + c < K; c++) o[(r0 + q) * K + t * W + c] = acc[c * B + q];
         }
     }
     free(tiles);
@@ -276,17 +289,17 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     if (sums_args(args, &vb, &ob, &N, &K, &R, &first)) return NULL;
     PyObject *res = NULL;
     double *tiles = NULL;
-    uint8_t *cnt = NULL, *own = NULL;
+    uint8_t *cnt = NULL;
     int wrapped = 0, stopped = 0;
 #ifdef BOOTSTRAP_SIMD
     int level = N <= INT32_MAX ? bs_level() : 0;
-    if (level >= 2) {
+    if (level > 0) {
         double *o = (double *)ob.buf;
         int64_t last = monotonic_ms();
         int err = 0;
         PyThreadState *ts = PyEval_SaveThread();
         for (Py_ssize_t k = 0; k < R * K; k++) o[k] = 0.0;
-        if (N > 0 && K > 0) err = count_sums_z((const double *)vb.buf, N, K, o, R, first, &ts, &last, &wrapped);
+        if (N > 0 && K > 0) err = count_sums_v((const double *)vb.buf, N, K, o, R, first, level, &ts, &last, &wrapped);
         PyEval_RestoreThread(ts);
         if (err == ERR_NOMEM) PyErr_NoMemory();
         if (!err) res = PyBool_FromLong(!wrapped);
@@ -294,14 +307,9 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
     }
 #endif
     Py_ssize_t nt = (K + CS_COLS - 1) / CS_COLS;
-    /* AVX2: bs_count8_own's tables, one a replicate, and its rows of cnt up to a multiple of 8 */
-    Py_ssize_t own_size = (N + 7) / 8 * 8;
     if (N > 0 && nt > 0) {
         tiles = (double *)malloc((size_t)(nt * N * CS_COLS) * sizeof(double));
-        cnt = (uint8_t *)malloc((size_t)(own_size * CS_REPS));
-#ifdef BOOTSTRAP_SIMD
-        if (level > 0 && !(own = (uint8_t *)malloc((size_t)(own_size * CS_REPS)))) { PyErr_NoMemory(); goto end; }
-#endif
+        cnt = (uint8_t *)malloc((size_t)(N * CS_REPS));
         if (!tiles || !cnt) { PyErr_NoMemory(); goto end; }
     }
     {
@@ -320,20 +328,10 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
                     }
             for (Py_ssize_t r0 = 0; r0 < R && !wrapped; r0 += CS_REPS) {
                 if ((stopped = nogil_signals(&ts, &last))) break;
-#ifdef BOOTSTRAP_SIMD
-                if (level > 0) {
-                    bs_count8_own(cnt, own, own_size, N, first + r0, R - r0);
-                    wrapped = bs_counts_wrapped(cnt, N, R - r0);
-                } else
-#endif
                 wrapped = count_draws(cnt, N, first, r0, R);
-                wrapped |= counts_over_limit(cnt, N, R - r0, CS_REPS, 1);
+                wrapped |= counts_over_limit(cnt, N, R - r0 < CS_REPS ? R - r0 : CS_REPS, CS_REPS, 1);
                 for (Py_ssize_t t = 0; t < nt && !wrapped; t++) {
                     double acc[CS_COLS][CS_REPS];
-#ifdef BOOTSTRAP_SIMD
-                    if (level > 0) bs_tile6_avx2(cnt, tiles + t * N * CS_COLS, N, &acc[0][0]);
-                    else
-#endif
                     count_tile(cnt, tiles + t * N * CS_COLS, N, acc);
                     for (Py_ssize_t q = 0; q < CS_REPS && r0 + q < R; q++)
                         for (Py_ssize_t c = 0; c < CS_COLS && t * CS_COLS + c < K; c++)
@@ -348,7 +346,6 @@ static PyObject *mod_count_sums(PyObject *self, PyObject *args) {
 end:
     free(tiles);
     free(cnt);
-    free(own);
     PyBuffer_Release(&vb);
     PyBuffer_Release(&ob);
     return res;
