@@ -407,8 +407,6 @@ def _packs(level, width):
 def _five_decimals(rng, shape, top=1.0):
     """Random 5-decimal numbers in [0, top], as the Perl rounds its scores (k / 10**5 correctly
     rounded: the double nearest it)."""
-    import numpy as np
-
     return rng.integers(0, int(top * 100000) + 1, size=shape) / 100000.0
 
 
