@@ -219,11 +219,11 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes,
 /* count_sums in vectors (level 1: AVX2, 2 or 3: AVX-512): out (R, K) for replicates first ..
  * first + R - 1, zeroed by the caller.  Per 8 replicates (AVX2: BS_TILEC_REPS), each one's
  * counts into a table of its own (bs_count1), then bs_tilez (AVX-512: a lane per replicate) or
- * bs_tilec (AVX2: a lane per column) over each tile of W columns (4, 8, 12 or 16: a 12-column
- * row in one pass, not two of 6).  *wrapped is set when a count passed 255 (or COUNT_LIMIT).
+ * bs_tilec (AVX2: a lane per column) over each tile of columns (AVX-512: 4, 8, 12 or 16; AVX2:
+ * 4, 8 or 12), a 12-column row in one pass, not two of 6.  *wrapped is set when a count passed 255 (or COUNT_LIMIT).
  * Returns 0, ERR_NOMEM, or ERR_PY when a signal handler raised. */
-/* count_sums_v's tile t of nt, W columns each: at level 1 the last only up to a multiple of 4 past
- * what is left of the K */
+/* The width of count_sums_v's tile t of nt, W columns each: at level 1 the last one only as wide
+ * as what is left of the K, rounded up to a multiple of 4 */
 static int tile_width(int level, Py_ssize_t t, Py_ssize_t nt, Py_ssize_t K, int W) {
     return level == 1 && t == nt - 1 ? (int)((K - t * W + 3) / 4 * 4) : W;
 }

@@ -156,15 +156,15 @@ static const double bs_count_double[256] = {BS_C64(0), BS_C64(64), BS_C64(128), 
 /* out[k * BS_TILEC_REPS + q] = sum over rows i < N, in row order, of c_q[i] * tile[i * 4 NV + k],
  * where c_q (replicate q's counts, q < lanes) is at cnt + q * S: the scalar count_tile's
  * multiplies and adds, bit for bit, with a lane per column where bs_tilez has a lane per
- * replicate.  A row's 4 NV values stay in registers while G replicates (G NV accumulators, at
- * most 12 of AVX2's 16 registers) add their multiples of them; the replicates take turns over
+ * replicate.  A row's 4 NV values stay in registers while G replicates (G NV accumulators, 8 or
+ * 12 of AVX2's 16 registers) add their multiples of them; the replicates take turns over
  * each block of BS_TILEC_ROWS rows, which L2 keeps meanwhile, their sums kept in `keep`
  * between blocks.  So the values are read from memory once per BS_TILEC_REPS replicates: at
  * 100,000 rows of 12 columns (9.6 MB) the table read once per 8 replicates cost more than the
- * multiply-adds.  Against bs_tilez's AVX2 form (a lane per replicate, 6 columns a pass, the 8
- * tables interleaved first), no count is converted in a vector (a table lookup instead) and no
- * table is interleaved. */
-#define BS_TILEC_ROWS 1024   /* 1,024 rows of 16 columns: 128 KB */
+ * multiply-adds.  Against the kernel before it (a lane per replicate, 6 columns a pass, the 8
+ * tables first interleaved into rows of 8 bytes), no count is converted in a vector (a table
+ * lookup instead) and no table is interleaved. */
+#define BS_TILEC_ROWS 1024   /* 1,024 rows of 12 columns: 96 KB */
 #define BS_TILEC_REPS 32
 BS_AVX2 static inline __attribute__((always_inline)) void bs_tilec(const uint8_t *cnt, Py_ssize_t S, const double *tile, Py_ssize_t N,
                                                                      int NV, int G, Py_ssize_t lanes, double *out) {
@@ -198,15 +198,14 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_tilec(const uint8_t
             for (int l = 0; l < 4; l++) out[(j * 4 + l) * BS_TILEC_REPS + q] = keep[q][j][l];
 }
 
-/* NV (1 to 4: rows of 4 to 16 columns) constant in each copy, so that the sums stay in
+/* NV (1 to 3: rows of W = 4, 8 or 12 columns) constant in each copy, so that the sums stay in
  * registers.  cnt holds BS_TILEC_REPS tables (those past lanes zero): G divides it. */
 BS_AVX2 static void bs_tilec_avx2(const uint8_t *cnt, Py_ssize_t S, const double *tile, Py_ssize_t N, int W, Py_ssize_t lanes,
                                   double *out) {
     switch (W) {
     case 4: bs_tilec(cnt, S, tile, N, 1, 8, lanes, out); break;
     case 8: bs_tilec(cnt, S, tile, N, 2, 4, lanes, out); break;
-    case 12: bs_tilec(cnt, S, tile, N, 3, 4, lanes, out); break;
-    default: bs_tilec(cnt, S, tile, N, 4, 2, lanes, out); break;
+    default: bs_tilec(cnt, S, tile, N, 3, 4, lanes, out); break;
     }
 }
 
