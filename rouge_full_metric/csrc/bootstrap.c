@@ -216,24 +216,24 @@ static int counts_over_limit(const uint8_t *cnt, Py_ssize_t N, Py_ssize_t lanes,
 }
 
 #ifdef BOOTSTRAP_SIMD
-/* count_sums in vectors (level 1: AVX2, 2 or 3: AVX-512): out (R, K) for replicates first ..
- * first + R - 1, zeroed by the caller.  Per 8 replicates (AVX2: BS_TILEC_REPS), each one's
- * counts into a table of its own (bs_count1), then bs_tilez (AVX-512: a lane per replicate) or
- * bs_tilec (AVX2: a lane per column) over each tile of columns (AVX-512: 4, 8, 12 or 16; AVX2:
- * 4, 8 or 12), a 12-column row in one pass, not two of 6.  *wrapped is set when a count passed 255 (or COUNT_LIMIT).
- * Returns 0, ERR_NOMEM, or ERR_PY when a signal handler raised. */
 /* The width of count_sums_v's tile t of nt, W columns each: at level 1 the last one only as wide
  * as what is left of the K, rounded up to a multiple of 4 */
 static int tile_width(int level, Py_ssize_t t, Py_ssize_t nt, Py_ssize_t K, int W) {
     return level == 1 && t == nt - 1 ? (int)((K - t * W + 3) / 4 * 4) : W;
 }
 
+/* count_sums in vectors (level 1: AVX2, 2 or 3: AVX-512): out (R, K) for replicates first ..
+ * first + R - 1, zeroed by the caller.  Per 8 replicates (AVX2: BS_TILEC_REPS), each one's
+ * counts into a table of its own (bs_count1), then bs_tilez (AVX-512: a lane per replicate) or
+ * bs_tilec (AVX2: a lane per column) over each tile of columns (AVX-512: 4, 8, 12 or 16; AVX2:
+ * 4, 8 or 12), a 12-column row in one pass, not two of 6.  *wrapped is set when a count passed
+ * 255 (or COUNT_LIMIT).  Returns 0, ERR_NOMEM, or ERR_PY when a signal handler raised. */
 static int count_sums_v(const double *v, Py_ssize_t N, Py_ssize_t K, double *o, Py_ssize_t R, Py_ssize_t first,
                         int level, PyThreadState **ts, int64_t *last, int *wrapped) {
     const Py_ssize_t rows = (N + 7) / 8 * 8;            /* bs_tilez reads whole groups of 8 rows */
     const Py_ssize_t S = (rows + 63) / 64 * 64;         /* a replicate's table, from a line boundary */
-    /* AVX2: tiles of 12 columns and a last one of what is left, up to a multiple of 4 (bs_tilec
-     * takes 4 replicates at a time over 12, 2 over 16); AVX-512: all of W columns */
+    /* AVX2: tiles of 12 columns and a last one of what is left, up to a multiple of 4 (16 would
+     * leave bs_tilec registers for 2 replicates at a time, not 4); AVX-512: all of W columns */
     const int Wf = level == 1 ? 12 : 16;
     const int W = K >= Wf ? Wf : (int)((K + 3) / 4 * 4);
     const Py_ssize_t nt = (K + W - 1) / W;
