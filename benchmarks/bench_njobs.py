@@ -10,8 +10,9 @@ rougeL, rougeLsum in flavor rouge_score (bench.py's "rouge_score set").  States:
 - first: the same with no parked Worker;
 - process: each run a new interpreter timing its first call, what a one-shot script or
   `rouge-full` meets (the scorer compiled, the helper thread started, every page the call uses
-  faulted in).  "first" keeps this process's allocator, threads and modules warm, and flattered
-  n_jobs=2: news 1.43-1.81 there, 0.88-1.00 in new interpreters, before thread_pool.py.
+  faulted in; its modules read from their .pyc, as after a pip install: one untimed child of
+  each kind writes them).  "first" keeps this process's allocator, threads and modules warm, and
+  flattered n_jobs=2: news 1.43-1.81 there, 0.88-1.00 in new interpreters, before thread_pool.py.
 n_jobs=1 and n_jobs=2 alternate run by run (the order flips every run), and the medians of wall
 and CPU time (time.process_time: every thread of the process) are printed with the ratio
 wall(n_jobs=1) / wall(n_jobs=2): above 1 is a gain.
@@ -129,10 +130,17 @@ class FreshProcesses:
     def __init__(self, types, flavor):
         self.types, self.flavor = ",".join(types), flavor
         self.margin = 3.0   # seconds between the start of two children and their common start
+        # Every module from its .pyc, as after a pip install: with PYTHONDONTWRITEBYTECODE set
+        # (as in the dev venv) and no cache, a child compiled the modules it imports from source,
+        # and n_jobs=2's children paid for thread_pool.py's alone (its .pyc is written by the
+        # untimed first run of each kind, see run).
+        self.env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        self.warmed = set()
 
     def _start(self, name, jobs, start_at):
         return subprocess.Popen([sys.executable, "-c", _PROCESS_CHILD, os.path.dirname(HERE), name, str(jobs),
-                                 self.types, self.flavor, repr(start_at)], stdout=subprocess.PIPE, text=True)
+                                 self.types, self.flavor, repr(start_at)], stdout=subprocess.PIPE, text=True,
+                                env=self.env)
 
     @staticmethod
     def _result(proc):
@@ -143,6 +151,9 @@ class FreshProcesses:
         return float(wall), float(cpu), float(setup), late == "1"
 
     def run(self, name, jobs):
+        if (name, jobs) not in self.warmed:   # untimed: writes the bytecode this kind of child imports
+            self._result(self._start(name, jobs, 0))
+            self.warmed.add((name, jobs))
         wall, cpu, _, _ = self._result(self._start(name, jobs, 0))
         return wall, cpu
 
