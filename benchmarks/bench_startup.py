@@ -5,7 +5,10 @@ milliseconds.
 
 Each row is a fresh interpreter running one small script, timed from outside (wall time of
 ``subprocess.run``, and the child's CPU from ``resource.getrusage(RUSAGE_CHILDREN)``), less the
-same interpreter running ``pass``: what the tool adds to a process.  The rows run in turns
+same interpreter running ``pass``: what the tool adds to a process.  A second table gives each
+child's own clocks from its first line to its exit handlers: the interpreter's start and
+teardown, which move by several ms from one process to the next (the first table's small rows
+read below zero at times), left out; benchmarks/targets.py reads that one.  The rows run in turns
 (ours, rs, rouge_score, the empty one, ...), ``--runs`` rounds after one untimed round; medians.
 Before timing, each script runs once with bytecode writing on, so that every module is imported
 from its ``.pyc`` as after a ``pip install`` (``PYTHONDONTWRITEBYTECODE`` is dropped for the
@@ -100,16 +103,28 @@ def child_env():
     return env
 
 
+# Put before each child's code: its own clocks from its first line to its exit handlers, printed
+# to stderr (time, atexit and sys are built into the interpreter: importing them reads no file)
+CLOCKS = ("import time as _clock, atexit as _atexit, sys as _sys\n"
+          "_c0, _w0 = _clock.process_time(), _clock.perf_counter()\n"
+          "_atexit.register(lambda: _sys.stderr.write('\\n@@clocks %r %r\\n' % "
+          "(_clock.process_time() - _c0, _clock.perf_counter() - _w0)))\n")
+# the line before the table of the children's own clocks, after which benchmarks/targets.py reads
+OWN_CLOCKS_MARK = "(the children's own clocks)"
+
+
 def run_once(code, env):
-    """(wall s, child CPU s) of one fresh interpreter running code in the repository's root."""
+    """(wall s, child CPU s, the child's own CPU s, its own wall s) of one fresh interpreter
+    running code in the repository's root: from outside, and by the child's clocks (CLOCKS)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", CLOCKS + code], cwd=ROOT, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise RuntimeError("a child failed:\n%s\n%s" % (code, done.stderr[-2000:]))
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    own = [line.split()[1:] for line in done.stderr.splitlines() if line.startswith("@@clocks ")][-1]
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), float(own[0]), float(own[1])
 
 
 def available(module):
@@ -161,14 +176,13 @@ def main(argv=None):
         # once each, untimed, with bytecode written (the .pyc files a pip install leaves)
         for code in codes.values():
             run_once(code, env)
-        times = {key: ([], []) for key in codes}
+        times = {key: ([], [], [], []) for key in codes}
         keys = list(codes)
         for r in range(a.runs):
             for key in keys[r % len(keys):] + keys[:r % len(keys)]:   # a rotating order
-                wall, cpu = run_once(codes[key], env)
-                times[key][0].append(wall)
-                times[key][1].append(cpu)
-    empty_wall, empty_cpu = (statistics.median(v) for v in times["empty"])
+                for kept, value in zip(times[key], run_once(codes[key], env)):
+                    kept.append(value)
+    empty_wall, empty_cpu = (statistics.median(v) for v in times["empty"][:2])
     from rouge_full_metric import compiled
     print("backend: %s   python %s   runs: %d, in turns   an empty interpreter: %.1f ms CPU, %.1f ms wall"
           % (compiled.backend(), sys.version.split()[0], a.runs, empty_cpu * 1e3, empty_wall * 1e3))
@@ -180,7 +194,19 @@ def main(argv=None):
     count, typing_in, re_in = done.stdout.split()
     print("the empty interpreter's own modules: %s (typing %s, re %s already imported)"
           % (count, "is" if typing_in == "True" else "not", "is" if re_in == "True" else "not"))
-    print("ms added to a new process (CPU; wall in brackets)")
+    print("ms added to a new process (CPU; wall in brackets), from outside: less the empty interpreter's")
+    table(rows, times, lambda cpu, wall, _c, _w: (cpu - empty_cpu, wall - empty_wall))
+    # The interpreter's start and exit vary by several ms from one process to the next, which the
+    # table above keeps; this one reads each child's own clocks and leaves both out
+    print("\nms of the child's own clocks, its first line to its exit handlers (CPU; wall in brackets):"
+          " the interpreter's start and its teardown left out")
+    print(OWN_CLOCKS_MARK)
+    table(rows, times, lambda _c, _w, cpu, wall: (cpu, wall))
+
+
+def table(rows, times, figures):
+    """One line per row: each tool's figures, (CPU, wall) = figures(CPU, wall, own CPU, own wall)
+    of the medians, and rs's CPU over ours."""
     head = "%-22s %16s %16s %16s %8s" % ("what", "ours", "rs", "rouge_score", "x rs")
     print(head)
     print("-" * len(head))
@@ -190,12 +216,13 @@ def main(argv=None):
             if (name, tool) not in times:
                 cells.append("%16s" % "-")
                 continue
-            wall, cpu = (statistics.median(v) for v in times[name, tool])
-            cells.append("%7.1f (%6.1f)" % ((cpu - empty_cpu) * 1e3, (wall - empty_wall) * 1e3))
+            wall, cpu, own_cpu, own_wall = (statistics.median(v) for v in times[name, tool])
+            cpu, wall = figures(cpu, wall, own_cpu, own_wall)
+            cells.append("%7.1f (%6.1f)" % (cpu * 1e3, wall * 1e3))
             if tool == "ours":
-                ours_cpu = cpu - empty_cpu
+                ours_cpu = cpu
             elif tool == "rs":
-                rs_cpu = cpu - empty_cpu
+                rs_cpu = cpu
         ratio = "%7.2fx" % (rs_cpu / ours_cpu) if ours_cpu and rs_cpu is not None and ours_cpu > 0 else "%8s" % "-"
         print("%-22s %s %s" % (name, " ".join(cells), ratio))
 
