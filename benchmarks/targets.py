@@ -39,6 +39,9 @@ import re
 import sys
 from typing import Dict, List, NamedTuple, Optional
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_startup import OWN_CLOCKS_MARK  # noqa: E402
+
 # A piece of an all.py run, for the doctest above.
 EXAMPLE = """\
 $ python benchmarks/bench_floor.py --runs 9
@@ -114,7 +117,7 @@ def parse(text: str) -> dict:
     # (what, ours, rs): ms of CPU by the children's own clocks where the run has them, else (runs
     # before 2026-11-30d) what a new process adds from outside (a few rounds on a noisy machine
     # can read under the empty interpreter's median: negative)
-    startup = startup.split("(the children's own clocks)")[-1]
+    startup = startup.split(OWN_CLOCKS_MARK)[-1]
     p["startup"] = [(m.group(1).strip(), float(m.group(2)), float(m.group(3)))
                     for m in re.finditer(r"^(import|\d+ pairs(?:, stemmed|, with a CI)?)\s+(-?[\d.]+) \(\s*-?[\d.]+\)"
                                          r"\s+(-?[\d.]+) \(", startup, flags=re.M)]

@@ -152,3 +152,17 @@ def test_the_evaluate_script_s_own_output_is_read():
 def test_the_module_s_examples_run():
     import doctest
     assert doctest.testmod(targets).failed == 0
+
+
+def test_new_processes_are_judged_by_the_children_s_own_clocks():
+    """A run with bench_startup.py's second table is read from it, not from the outside clocks'
+    table above it (whose small rows read below zero at times)."""
+    import bench_startup
+
+    rows = ("import                     %s (   0.0)     %s (   0.0)                -    1.00x\n"
+            "1 pairs                    %s (   0.0)     %s (   0.0)                -    1.00x\n")
+    run = ("$ python benchmarks/bench_startup.py --runs 15\n" + rows % ("8.7", "1.3", "15.9", "-1.4")
+           + "\n" + bench_startup.OWN_CLOCKS_MARK + "\n" + rows % ("6.0", "2.0", "7.7", "2.3"))
+    assert targets.parse(run)["startup"] == [("import", 6.0, 2.0), ("1 pairs", 7.7, 2.3)]
+    outside_only = run.split(bench_startup.OWN_CLOCKS_MARK)[0]
+    assert targets.parse(outside_only)["startup"] == [("import", 8.7, 1.3), ("1 pairs", 15.9, -1.4)]
