@@ -26,9 +26,12 @@ Rows (flavor rouge_score's set rouge1/rouge2/rougeL/rougeLsum; news pairs of ben
                           score --flavor rouge_score` against rouge_score's `rouge` (absl); rs has
                           no command line
 (N of the last three: the second of --sizes, or the only one.)  The child's CPU is the figure
-compared; "x" is rs's time over ours (> 1: we are faster).
+compared; "x" is rs's time over ours (> 1: we are faster).  --preload json,argparse has every
+child (the empty one too) import those modules before its clocks start: a script that reads JSON
+or parses its arguments has paid for re, enum, functools and collections before it imports us.
 
 Usage: python benchmarks/bench_startup.py [--runs 15] [--sizes 1,100,1000] [--no-rouge-score]
+                                          [--preload MODULE,...]
 """
 import argparse
 import os
@@ -113,12 +116,14 @@ CLOCKS = ("import time as _clock, atexit as _atexit, sys as _sys\n"
 OWN_CLOCKS_MARK = "(the children's own clocks)"
 
 
-def run_once(code, env):
+def run_once(code, env, preload=""):
     """(wall s, child CPU s, the child's own CPU s, its own wall s) of one fresh interpreter
-    running code in the repository's root: from outside, and by the child's clocks (CLOCKS)."""
+    running code in the repository's root: from outside, and by the child's clocks (CLOCKS),
+    which start after the preload's imports."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", CLOCKS + code], cwd=ROOT, env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", preload + CLOCKS + code], cwd=ROOT, env=env, capture_output=True,
+                          text=True)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
@@ -141,8 +146,15 @@ def main(argv=None):
     ap.add_argument("--sizes", default="1,100,1000")
     ap.add_argument("--no-rouge-score", action="store_true", help="leave rouge_score out (its import takes NLTK's ~1 s)")
     ap.add_argument("--no-ci", action="store_true", help="leave out the rows with a CI and the command lines")
+    ap.add_argument("--preload", default="",
+                    help="modules every child imports before its clocks start, e.g. json,argparse")
     a = ap.parse_args(argv)
     sizes = [int(x) for x in a.sizes.split(",")]
+    modules = [m for m in a.preload.split(",") if m]
+    bad = [m for m in modules if not all(part.isidentifier() for part in m.split("."))]
+    if bad:
+        ap.error("--preload takes module names separated by commas, not %s" % ", ".join(map(repr, bad)))
+    preload = "import %s\n" % ", ".join(modules) if modules else ""
     tools = ["ours"]
     if available("rouge_score_rs"):
         tools.append("rs")
@@ -175,22 +187,25 @@ def main(argv=None):
         codes["empty"] = "pass"
         # once each, untimed, with bytecode written (the .pyc files a pip install leaves)
         for code in codes.values():
-            run_once(code, env)
+            run_once(code, env, preload)
         times = {key: ([], [], [], []) for key in codes}
         keys = list(codes)
         for r in range(a.runs):
             for key in keys[r % len(keys):] + keys[:r % len(keys)]:   # a rotating order
-                for kept, value in zip(times[key], run_once(codes[key], env)):
+                for kept, value in zip(times[key], run_once(codes[key], env, preload)):
                     kept.append(value)
     empty_wall, empty_cpu = (statistics.median(v) for v in times["empty"][:2])
     from rouge_full_metric import compiled
     print("backend: %s   python %s   runs: %d, in turns   an empty interpreter: %.1f ms CPU, %.1f ms wall"
           % (compiled.backend(), sys.version.split()[0], a.runs, empty_cpu * 1e3, empty_wall * 1e3))
+    if modules:
+        print("every child, the empty one too, imported %s before its clocks started" % ", ".join(modules))
     # What site (.pth files, sitecustomize) imports is free for every tool here; typing and re
     # were what the package's import paid most for (~6-10 ms) until it stopped importing them
-    # (docs/speed.md, "A lean import"); rs imports neither
-    done = subprocess.run([sys.executable, "-c", "import sys; print(len(sys.modules), 'typing' in sys.modules, "
-                           "'re' in sys.modules)"], cwd=ROOT, env=env, capture_output=True, text=True)
+    # (docs/speed-cold-start.md, "A lean import"); rs imports neither
+    done = subprocess.run([sys.executable, "-c", preload + "import sys; print(len(sys.modules), "
+                           "'typing' in sys.modules, 're' in sys.modules)"], cwd=ROOT, env=env, capture_output=True,
+                          text=True)
     count, typing_in, re_in = done.stdout.split()
     print("the empty interpreter's own modules: %s (typing %s, re %s already imported)"
           % (count, "is" if typing_in == "True" else "not", "is" if re_in == "True" else "not"))

@@ -25,9 +25,12 @@ The targets (issue 21, "Targets"):
               own cost; memory of compute <= 2x score_batch's beyond evaluate's own (bench_evaluate.py)
   bootstrap   the bootstrap <= 2 us/pair at 100,000 pairs, both orders (bench_evaluate.py)
 
-Usage: python benchmarks/targets.py RESULTS.txt [RESULTS.txt ...] [--compare | --figures]
+Usage: python benchmarks/targets.py RESULTS.txt [RESULTS.txt ...] [--compare | --figures | --summary]
        (--compare: one table, a column per run: each target's deciding figure and verdict;
-        --figures: after each run's targets, its rows people meet first, as docs/speed.md quotes them)
+        --figures: after each run's targets, its rows people meet first, as docs/speed.md quotes them;
+        --summary: a column per machine, how many of its runs reached each target and the deciding
+        figures' range; a run's machine is the one all.py recorded, or the LABEL of the last
+        "--group LABEL" before it on the command line, for runs that recorded none)
    or: python benchmarks/all.py   (runs everything, then prints the targets and the figures)
 
 >>> rows = judge(parse(EXAMPLE))
@@ -323,6 +326,61 @@ def figures(text: str) -> str:
     return "\n".join(lines)
 
 
+MACHINE = re.compile(r"^machine: (.*)$", flags=re.M)
+
+
+def machine(text: str) -> Optional[str]:
+    """The machine all.py recorded at the top of its output (runs before 2026-11-30e recorded none)."""
+    m = MACHINE.search(text)
+    return m.group(1).strip() if m else None
+
+
+def _span(figures: List[str]) -> str:
+    """The range of a target's deciding figures over several runs, in their own words: "3.56-7.20",
+    "2.04-3.00 x", "0-7 of 12 rows", "0-5 lost".
+
+    >>> _span(["3.70", "4.04", "3.56"]), _span(["5 of 12 rows", "0 of 12 rows"]), _span(["-"])
+    ('3.56-4.04', '0-5 of 12 rows', '-')
+    >>> _span(["0 lost, the closest 1.22 x", "4 lost, the closest 0.14 x"]), _span(["2.60 x"])
+    ('0-4 lost', '2.60 x')
+    """
+    heads = [f.split(",")[0] for f in figures if f != "-"]
+    if not heads:
+        return "-"
+    first = re.compile(r"-?\d+(?:\.\d+)?")
+    values = [float(first.search(h).group()) for h in heads]
+    lo, hi = min(values), max(values)
+    text = [h for h, v in zip(heads, values) if v == lo][0]
+    number = first.search(text).group()
+    digits = len(number.split(".")[1]) if "." in number else 0
+    span = number if lo == hi else "%.*f-%.*f" % (digits, lo, digits, hi)
+    return text.replace(number, span, 1)
+
+
+def summary(groups: List[tuple]) -> str:
+    """Several machines' runs, [(machine, [rows of each run])]: per target and machine, how many
+    runs reached it and the range of the figure that decides it.
+
+    >>> a, b = [Row("t", "", "reached", "1.50")], [Row("t", "", "not reached", "2.50")]
+    >>> print(summary([("X", [a, b])]))
+    | target (issue 21) | X (2 runs) |
+    |---|---|
+    | t | 1 of 2 (1.50-2.50) |
+    | every target in one run | 1 of 2 |
+    """
+    heads = ["%s (%d run%s)" % (name, len(runs), "s" * (len(runs) != 1)) for name, runs in groups]
+    lines = ["| target (issue 21) | %s |" % " | ".join(heads),
+             "|---|" + "---|" * len(groups)]
+    for k, row in enumerate(groups[0][1][0]):
+        lines.append("| %s | %s |" % (row.target, " | ".join(
+            "%d of %d (%s)" % (sum(rows[k].verdict == "reached" for rows in runs), len(runs),
+                               _span([rows[k].worst for rows in runs])) for _, runs in groups)))
+    lines.append("| every target in one run | %s |" % " | ".join(
+        "%d of %d" % (sum(all(r.verdict == "reached" for r in rows) for rows in runs), len(runs))
+        for _, runs in groups))
+    return "\n".join(lines)
+
+
 def compare(runs: List[tuple]) -> str:
     """Several runs side by side, [(name, rows)]: each target's deciding figure and verdict."""
     lines = ["| target (issue 21) | %s |" % " | ".join(name for name, _ in runs),
@@ -337,8 +395,18 @@ def compare(runs: List[tuple]) -> str:
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
-    side_by_side, with_figures = "--compare" in args, "--figures" in args
-    paths = [a for a in args if a not in ("--compare", "--figures")]
+    side_by_side, with_figures, summed = "--compare" in args, "--figures" in args, "--summary" in args
+    paths, labels, label = [], {}, None
+    for k, a in enumerate(args):
+        if a in ("--compare", "--figures", "--summary") or (k and args[k - 1] == "--group"):
+            continue
+        if a == "--group":
+            if k + 1 == len(args):
+                sys.exit("targets.py: --group needs a LABEL, then the runs it labels")
+            label = args[k + 1]
+            continue
+        paths.append(a)
+        labels[a] = label
     if not paths:
         sys.exit(__doc__.split("\n\n")[-2])
     runs = []
@@ -347,11 +415,18 @@ def main(argv=None):
             text = f.read()
         if not sections(text):
             sys.exit("targets.py: %s holds no all.py output (no '$ python benchmarks/...' line)" % path)
-        runs.append((os.path.basename(path), judge(parse(text)), text))
+        runs.append((os.path.basename(path), judge(parse(text)), text, machine(text) or labels[path]
+                     or "machine not recorded"))
+    if summed:
+        groups: Dict[str, list] = {}
+        for _, rows, _, where in runs:
+            groups.setdefault(where, []).append(rows)
+        print(summary(list(groups.items())))
+        return
     if side_by_side:
         print(compare([run[:2] for run in runs]))
         return
-    for name, rows, text in runs:
+    for name, rows, text, _ in runs:
         print("%s:\n" % name)
         print(markdown(rows))
         print()

@@ -205,3 +205,17 @@ def test_the_benchmark_s_output_is_read():
     negative = re.sub(r"^(import\s+)\S+ \(\s*\S+\)\s+\S+ \(", r"\g<1>-0.4 (  -0.5)     -1.2 (", done.stdout, flags=re.M)
     assert negative != done.stdout
     assert targets.parse("$ python benchmarks/bench_startup.py\n" + negative)["startup"][0] == ("import", -0.4, -1.2)
+
+
+def test_the_benchmark_s_preload_comes_before_the_child_s_clocks():
+    """bench_startup.py --preload: the modules a script has imported before ours (json, argparse)
+    are outside each child's own clocks, and a name that is not a module's is refused."""
+    sys.path.insert(0, str(BENCH))
+    import bench_startup
+
+    wall, _cpu, _own_cpu, own_wall = bench_startup.run_once("pass", bench_startup.child_env(),
+                                                            "import time\ntime.sleep(0.3)\n")
+    assert wall >= 0.3 and own_wall < 0.2
+    done = subprocess.run([sys.executable, str(BENCH / "bench_startup.py"), "--preload", "json,os.path;x"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--preload takes module names" in done.stderr and "'os.path;x'" in done.stderr

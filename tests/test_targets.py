@@ -166,3 +166,45 @@ def test_new_processes_are_judged_by_the_children_s_own_clocks():
     assert targets.parse(run)["startup"] == [("import", 6.0, 2.0), ("1 pairs", 7.7, 2.3)]
     outside_only = run.split(bench_startup.OWN_CLOCKS_MARK)[0]
     assert targets.parse(outside_only)["startup"] == [("import", 8.7, 1.3), ("1 pairs", 15.9, -1.4)]
+
+
+def test_runs_summed_up_by_machine(stored, tmp_path):
+    """--summary: a column per machine, how many of its runs reached each target and the range of
+    the deciding figure; a run's machine is the one all.py recorded, else its --group's label."""
+    earlier = (BENCH / "results" / "all-2026-11-26d.txt").read_text(encoding="utf-8")
+    both = [targets.judge(targets.parse(t)) for t in (earlier, stored)]
+    lines = targets.summary([("Xeon", both), ("one", both[1:])]).splitlines()
+    assert lines[0] == "| target (issue 21) | Xeon (2 runs) | one (1 run) |"
+    assert "| news: <= 4 us/pair | 1 of 2 (3.70-4.04) | 0 of 1 (4.04) |" in lines
+    assert "| news: <= 2 x its floor | 0 of 2 (2.54-2.67 x) | 0 of 1 (2.67 x) |" in lines
+    assert "| n_jobs=2, second core busy: >= 0.97 x | 0 of 2 (10-11 of 12 rows) | 0 of 1 (10 of 12 rows) |" in lines
+    assert lines[-1] == "| every target in one run | 0 of 2 | 0 of 1 |"
+    recorded = tmp_path / "recorded.txt"
+    recorded.write_text("machine: Some CPU, 2 CPUs, avx2\ncode: commit abc, Python 3.11.7\n" + stored, encoding="utf-8")
+    assert targets.machine(recorded.read_text(encoding="utf-8")) == "Some CPU, 2 CPUs, avx2"
+    done = subprocess.run([sys.executable, str(BENCH / "targets.py"), "--summary", str(STORED), "--group", "Xeon",
+                           str(BENCH / "results" / "all-2026-11-26d.txt"), str(recorded)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    head = done.stdout.splitlines()[0]
+    # the first run has neither; the third's own record wins over the label before it
+    assert head == ("| target (issue 21) | machine not recorded (1 run) | Xeon (1 run) "
+                    "| Some CPU, 2 CPUs, avx2 (1 run) |")
+    done = subprocess.run([sys.executable, str(BENCH / "targets.py"), "--summary", str(STORED), "--group"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "--group needs a LABEL" in done.stderr
+
+
+def test_all_py_records_the_machine(tmp_path):
+    import all as all_py
+
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nmodel name\t: Intel(R) Xeon(R)  CPU @ 2.60GHz\nflags\t\t: fpu sse4_2 avx2 fma "
+                       "avx512f avx512ifma\n\nprocessor\t: 1\nmodel name\t: Other\nflags\t\t: fpu\n", encoding="utf-8")
+    line, code = all_py.machine_lines(str(cpuinfo))
+    assert line.startswith("machine: Intel(R) Xeon(R) CPU @ 2.60GHz, ")
+    assert line.endswith(" CPUs, avx2, fma, avx512f, avx512ifma")
+    assert code.startswith("code: ") and ", Python " in code
+    cpuinfo.write_text("model name\t: AMD EPYC\nflags\t\t: fpu avx2 fma\n", encoding="utf-8")
+    assert all_py.machine_lines(str(cpuinfo))[0].endswith(" CPUs, avx2, fma, no avx512f")
+    assert targets.machine(line + "\n" + code + "\n") == line[len("machine: "):]
