@@ -219,3 +219,20 @@ def test_the_benchmark_s_preload_comes_before_the_child_s_clocks():
     done = subprocess.run([sys.executable, str(BENCH / "bench_startup.py"), "--preload", "json,os.path;x"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--preload takes module names" in done.stderr and "'os.path;x'" in done.stderr
+
+
+def test_the_import_s_parts_are_timed():
+    """bench_import_parts.py, one round: each part of the import it names gets a time, and the
+    module count it reports is the scoring path's."""
+    done = subprocess.run([sys.executable, str(BENCH / "bench_import_parts.py"), "--runs", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = dict(re.findall(r"^(\S.*?)\s+([\d.]+) ms CPU$", done.stdout, flags=re.M))
+    count = int(re.search(r"^our modules: (\d+), \d+ bytes of \.pyc", done.stdout, flags=re.M).group(1))
+    assert 5 <= count <= 30
+    assert {"ours: import, scorer, 1 pair", "the same, collector off", "the core's extension",
+            "%d empty modules" % count, "the %d .pyc read, unmarshalled" % count} <= set(rows)
+    assert all(float(v) > 0 for v in rows.values())
+    done = subprocess.run([sys.executable, str(BENCH / "bench_import_parts.py"), "--runs", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--runs must be at least 1" in done.stderr
