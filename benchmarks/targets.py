@@ -330,7 +330,7 @@ MACHINE = re.compile(r"^machine: (.*)$", flags=re.M)
 
 
 def machine(text: str) -> Optional[str]:
-    """The machine all.py recorded at the top of its output (runs before 2026-11-30e recorded none)."""
+    """The machine all.py recorded at the top of its output (runs up to 2026-11-30e recorded none)."""
     m = MACHINE.search(text)
     return m.group(1).strip() if m else None
 
