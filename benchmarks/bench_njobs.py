@@ -36,13 +36,17 @@ it is close to 2.0, on a virtual machine whose two vCPUs share a physical core o
 the host it is less (1.6-1.85 on the one docs/speed.md reports).  For "process", two new
 interpreters time their first call together (from one clock time, once both are set up).
 "of ceiling" = speed-up / ceiling: the share of the machine's second core n_jobs=2 turns into
-speed.
+speed.  "paired": the median of the runs' own ratios wall(n_jobs=1) / wall(n_jobs=2), each run's
+two calls taken back to back, with a distribution-free 95 % interval for that median (order
+statistics of the runs' ratios): where the interval holds 0.97 and 1.00 alike, the run cannot
+tell them apart (the one-CPU rows, the same code twice, show how wide that is on the machine).
 
 Usage: python benchmarks/bench_njobs.py [--runs 9] [--only news,long,multi-ref] [--conditions free,busy,onecore]
        [--types rouge1,rouge2,rougeL,rougeLsum] [--flavor rouge_score] [--states warm,cold,first,process]
        [--no-ceiling]
 """
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -201,6 +205,35 @@ class Ceiling:
             proc.join(10)
 
 
+def median_interval(values, confidence=0.95):
+    """(median, low, high): the median of values and a distribution-free interval that holds the
+    true median with at least ``confidence`` (order statistics: the number of values under the
+    median is binomial(n, 1/2)); with too few values for that (n < 6 at 95 %), the extremes,
+    which hold it less often.
+
+    >>> median_interval([1.0, 0.9, 1.1, 0.95, 1.05, 0.97, 1.02, 0.99, 1.01])
+    (1.0, 0.95, 1.05)
+    >>> median_interval([0.5, 1.5])
+    (1.0, 0.5, 1.5)
+    """
+    xs = sorted(values)
+    n = len(xs)
+    # the largest k with P(binomial(n, 1/2) < k) <= (1 - confidence) / 2: [x_k, x_(n+1-k)], 1-based
+    k, below = 0, 0.0
+    while True:
+        nxt = below + _binomial_half(n, k)
+        if nxt > (1 - confidence) / 2:
+            break
+        below, k = nxt, k + 1
+    lo, hi = (xs[k - 1], xs[n - k]) if k >= 1 else (xs[0], xs[-1])
+    return statistics.median(xs), lo, hi
+
+
+def _binomial_half(n, k):
+    """P(binomial(n, 1/2) == k)."""
+    return math.comb(n, k) / 2.0 ** n
+
+
 def measure(score, runs, ceiling=None):
     """{n_jobs: ([wall], [cpu])}, n_jobs 1 and 2 interleaved, the first of each pair alternating;
     with ceiling (a pair of functions: one process alone, two at once), also "alone" and "both"
@@ -242,8 +275,9 @@ def main():
     ceiling = None
     if "free" in a.conditions.split(",") and not a.no_ceiling:
         ceiling = Ceiling(list(data), types, a.flavor)
-    print("%-10s %-5s | %9s %9s | %9s %9s | %13s %11s | %8s %10s" % ("", "core", "wall 1", "wall 2", "CPU 1", "CPU 2",
-                                                                  "speed-up 2/1", "CPU 2/1", "ceiling", "of ceiling"))
+    print("%-10s %-5s | %9s %9s | %9s %9s | %13s %11s | %8s %10s | %s" % (
+        "", "core", "wall 1", "wall 2", "CPU 1", "CPU 2", "speed-up 2/1", "CPU 2/1", "ceiling", "of ceiling",
+        "paired [95 %]"))
     for condition in a.conditions.split(","):
         spinner = None
         pinned = None
@@ -284,6 +318,8 @@ def main():
                     if pair is not None:
                         top = 2 * statistics.median(t["alone"][0]) / statistics.median(t["both"][0])
                         tail = " | %7.2fx %9.0f%%" % (top, 100 * (w1 / w2) / top)
+                    tail += " | paired %.2fx [%.2f-%.2f]" % median_interval([one / two for one, two in
+                                                                             zip(t[1][0], t[2][0])])
                     print("%-10s %-5s | %8.3fs %8.3fs | %8.3fs %8.3fs | %12.2fx %10.2fx%s"
                           % (name + " " + state, condition, w1, w2, c1, c2, w1 / w2, c2 / c1, tail), flush=True)
         finally:

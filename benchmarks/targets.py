@@ -113,6 +113,10 @@ def parse(text: str) -> dict:
     p["boot_exact"] = _num(r"^bootstrap exact, [^:]*: ([\d.]+) us/pair", ev)
     p["boot_counts"] = _num(r"^bootstrap counts, [^:]*: ([\d.]+) us/pair", ev)
     nj = s.get("bench_njobs.py", "")
+    # each row's median of paired ratios and its 95 % interval (runs from 2026-11-30f on print them)
+    p["njobs_paired"] = {(m.group(1), m.group(2), m.group(3)): tuple(float(m.group(k)) for k in (4, 5, 6))
+                         for m in re.finditer(r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|.*"
+                                              r"\| paired ([\d.]+)x \[([\d.]+)-([\d.]+)\]", nj, flags=re.M)}
     p["njobs"] = [(m.group(1), m.group(2), m.group(3), float(m.group(4)), m.group(5) and float(m.group(5)))
                   for m in re.finditer(r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|[^|]*\|[^|]*\|"
                                        r"\s+([\d.]+)x\s+[\d.]+x(?:\s*\|\s+([\d.]+)x)?", nj, flags=re.M)]
@@ -199,10 +203,14 @@ def judge(p: dict) -> List[Row]:
                         len(capped))) if free else "-",
                     _verdict(_all((r[3] for r in free), lambda x: x >= 1.9) if every_row(free) else None),
                     "%d of %d rows" % (sum(r[3] >= 1.9 for r in free), len(free)) if free else "-"))
+    paired = [v for (_, _, cond), v in p.get("njobs_paired", {}).items() if cond == "busy"]
     rows.append(Row("n_jobs=2, second core busy: >= 0.97 x",
-                    ("%d of %d rows (%.2f-%.2f)%s" % (
+                    ("%d of %d rows (%.2f-%.2f)%s%s" % (
                         sum(r[3] >= 0.97 for r in busy), len(busy), min(r[3] for r in busy), max(r[3] for r in busy),
-                        "; the one-CPU rows (the same code twice): %.2f-%.2f" % (min(one), max(one)) if one else ""))
+                        "; the one-CPU rows (the same code twice): %.2f-%.2f" % (min(one), max(one)) if one else "",
+                        "; paired ratios' 95 %% intervals: %d wholly under 0.97, %d holding it, %d wholly over"
+                        % (sum(hi < 0.97 for _, _, hi in paired), sum(lo <= 0.97 <= hi for _, lo, hi in paired),
+                           sum(lo > 0.97 for _, lo, _ in paired)) if paired else ""))
                     if busy else "-",
                     _verdict(_all((r[3] for r in busy), lambda x: x >= 0.97) if every_row(busy) else None),
                     "%d of %d rows" % (sum(r[3] >= 0.97 for r in busy), len(busy)) if busy else "-"))

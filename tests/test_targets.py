@@ -208,3 +208,25 @@ def test_all_py_records_the_machine(tmp_path):
     cpuinfo.write_text("model name\t: AMD EPYC\nflags\t\t: fpu avx2 fma\n", encoding="utf-8")
     assert all_py.machine_lines(str(cpuinfo))[0].endswith(" CPUs, avx2, fma, no avx512f")
     assert targets.machine(line + "\n" + code + "\n") == line[len("machine: "):]
+
+
+def test_n_jobs_paired_intervals_are_read_and_counted(stored):
+    """bench_njobs.py's rows end with the median of paired ratios and its 95 % interval (from
+    2026-11-30f); targets.py counts the busy rows whose interval lies under, around or over 0.97,
+    and the verdict stays the issue's (every row's ratio of medians >= 0.97)."""
+    sys.path.insert(0, str(BENCH))
+    import bench_njobs
+
+    assert bench_njobs.median_interval([0.9, 1.0, 0.95, 1.1, 0.99, 1.02, 0.97, 1.01, 0.96]) == (0.99, 0.95, 1.02)
+    rows = re.findall(r"^(?:news|long|multi-ref) (?:warm|cold|first|process)\s+busy\s*\|.*$", stored, flags=re.M)
+    assert len(rows) == 12
+    marked = stored
+    for k, row in enumerate(rows):
+        tail = " | paired 0.93x [0.90-0.95]" if k == 0 else " | paired 1.00x [0.95-1.04]"
+        marked = marked.replace(row, row + tail, 1)
+    p = targets.parse(marked)
+    assert p["njobs_paired"][("news", "warm", "busy")] == (0.93, 0.90, 0.95) and len(p["njobs_paired"]) == 12
+    assert p["njobs"] == targets.parse(stored)["njobs"]   # the rows' other figures read as before
+    row = [r for r in targets.judge(p) if r.target.startswith("n_jobs=2, second core busy")][0]
+    assert row.measured.endswith("paired ratios' 95 % intervals: 1 wholly under 0.97, 11 holding it, 0 wholly over")
+    assert row.verdict == "not reached"
