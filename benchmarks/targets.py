@@ -345,24 +345,32 @@ def machine(text: str) -> Optional[str]:
 
 def _span(figures: List[str]) -> str:
     """The range of a target's deciding figures over several runs, in their own words: "3.56-7.20",
-    "2.04-3.00 x", "0-7 of 12 rows", "0-5 lost".
+    "2.04-3.00 x", "0-7 of 12 rows", "0-5 lost"; each number of the words takes its own range.
 
     >>> _span(["3.70", "4.04", "3.56"]), _span(["5 of 12 rows", "0 of 12 rows"]), _span(["-"])
     ('3.56-4.04', '0-5 of 12 rows', '-')
     >>> _span(["0 lost, the closest 1.22 x", "4 lost, the closest 0.14 x"]), _span(["2.60 x"])
     ('0-4 lost', '2.60 x')
+    >>> _span(["2 of 4 rows", "7 of 12 rows"]), _span(["5 lost", "2 of 12 rows"])
+    ('2-7 of 4-12 rows', '2-5 lost')
     """
     heads = [f.split(",")[0] for f in figures if f != "-"]
     if not heads:
         return "-"
-    first = re.compile(r"-?\d+(?:\.\d+)?")
-    values = [float(first.search(h).group()) for h in heads]
-    lo, hi = min(values), max(values)
-    text = [h for h, v in zip(heads, values) if v == lo][0]
-    number = first.search(text).group()
-    digits = len(number.split(".")[1]) if "." in number else 0
-    span = number if lo == hi else "%.*f-%.*f" % (digits, lo, digits, hi)
-    return text.replace(number, span, 1)
+    number = re.compile(r"-?\d+(?:\.\d+)?")
+
+    def span(column):
+        values = [float(v) for v in column]
+        digits = len(column[0].split(".")[1]) if "." in column[0] else 0
+        lo, hi = min(values), max(values)
+        return "%.*f" % (digits, lo) if lo == hi else "%.*f-%.*f" % (digits, lo, digits, hi)
+
+    if len({number.sub("#", h) for h in heads}) > 1:   # not one kind of figure: the first numbers' range
+        return number.sub(lambda m: span([number.search(h).group() for h in heads]), heads[0], count=1)
+    out = number.sub("#", heads[0])
+    for column in zip(*(number.findall(h) for h in heads)):
+        out = out.replace("#", span(column), 1)
+    return out
 
 
 def summary(groups: List[tuple]) -> str:
