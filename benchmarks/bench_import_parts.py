@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+from bench_startup import child_env, preload_code   # beside this script (its folder heads sys.path)
+
 SCORE = ("from rouge_full_metric import RougeScorer\n"
          "s = RougeScorer(['rouge1', 'rouge2', 'rougeL', 'rougeLsum'], flavor='rouge_score')\n"
          "s.score('the cat sat on the mat', 'the cat was on a mat')\n")
@@ -55,24 +57,18 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.runs < 1:
         ap.error("--runs must be at least 1")
-    modules = [m for m in a.preload.split(",") if m]
-    if not all(part.isidentifier() for m in modules for part in m.split(".")):
-        ap.error("--preload takes module names separated by commas, not %r" % a.preload)
-    preload = "import %s\n" % ", ".join(modules) if modules else ""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)   # the .pyc files a pip install leaves, read as then
-    env["RAYON_NUM_THREADS"] = "1"
+    modules, preload = preload_code(ap, a.preload)
+    env = child_env()   # .pyc files read as after a pip install; rs on one thread
+    # the modules the first row adds, each with its file ("-" for a built-in one)
     listing = subprocess.run([sys.executable, "-c", preload + "import sys\nbefore = set(sys.modules)\n" + SCORE
-                              + "import rouge_full_metric._core as c\nprint(c.__file__)\n"
-                              "print(' '.join(m for m in sys.modules if m not in before))"],
+                              + "for m in [m for m in sys.modules if m not in before]:\n"
+                              "    print(m, getattr(sys.modules[m], '__file__', None) or '-')"],
                              env=env, capture_output=True, text=True, check=True).stdout.split("\n")
-    core, added = listing[0], listing[1].split()
-    ours = [m for m in added if m.split(".")[0] == "rouge_full_metric" and m != "rouge_full_metric._core"]
+    added = dict(line.split(" ", 1) for line in listing if line)
+    core = added.pop("rouge_full_metric._core")
+    ours = [m for m in added if m.split(".")[0] == "rouge_full_metric"]
     others = [m for m in added if m.split(".")[0] != "rouge_full_metric"]
-    spec_files = subprocess.run([sys.executable, "-c", "import importlib.util\nfor m in %r:\n"
-                                 "    print(importlib.util.find_spec(m).origin)" % ours],
-                                env=env, capture_output=True, text=True, check=True).stdout.split()
-    pycs = [importlib.util.cache_from_source(f) for f in spec_files]
+    pycs = [importlib.util.cache_from_source(added[m]) for m in ours]
     with tempfile.TemporaryDirectory() as empty:
         for k in range(len(ours)):
             open(os.path.join(empty, "_empty_module_%d.py" % k), "w").close()

@@ -100,6 +100,16 @@ def script(body, path, n):
     return read + body
 
 
+def preload_code(ap, value):
+    """(modules, the line that imports them) of a --preload value ("json,argparse"); a name that
+    is not a module's is refused through ``ap.error``, naming the argument."""
+    modules = [m for m in value.split(",") if m]
+    bad = [m for m in modules if not all(part.isidentifier() for part in m.split("."))]
+    if bad:
+        ap.error("--preload takes module names separated by commas, not %s" % ", ".join(map(repr, bad)))
+    return modules, "import %s\n" % ", ".join(modules) if modules else ""
+
+
 def child_env():
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -150,11 +160,7 @@ def main(argv=None):
                     help="modules every child imports before its clocks start, e.g. json,argparse")
     a = ap.parse_args(argv)
     sizes = [int(x) for x in a.sizes.split(",")]
-    modules = [m for m in a.preload.split(",") if m]
-    bad = [m for m in modules if not all(part.isidentifier() for part in m.split("."))]
-    if bad:
-        ap.error("--preload takes module names separated by commas, not %s" % ", ".join(map(repr, bad)))
-    preload = "import %s\n" % ", ".join(modules) if modules else ""
+    modules, preload = preload_code(ap, a.preload)
     tools = ["ours"]
     if available("rouge_score_rs"):
         tools.append("rs")

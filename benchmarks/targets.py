@@ -113,13 +113,13 @@ def parse(text: str) -> dict:
     p["boot_exact"] = _num(r"^bootstrap exact, [^:]*: ([\d.]+) us/pair", ev)
     p["boot_counts"] = _num(r"^bootstrap counts, [^:]*: ([\d.]+) us/pair", ev)
     nj = s.get("bench_njobs.py", "")
+    head = r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|"   # a row: workload, state, condition
     # each row's median of paired ratios and its 95 % interval (runs from 2026-11-30f on print them)
     p["njobs_paired"] = {(m.group(1), m.group(2), m.group(3)): tuple(float(m.group(k)) for k in (4, 5, 6))
-                         for m in re.finditer(r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|.*"
-                                              r"\| paired ([\d.]+)x \[([\d.]+)-([\d.]+)\]", nj, flags=re.M)}
+                         for m in re.finditer(head + r".*\| paired ([\d.]+)x \[([\d.]+)-([\d.]+)\]", nj, flags=re.M)}
     p["njobs"] = [(m.group(1), m.group(2), m.group(3), float(m.group(4)), m.group(5) and float(m.group(5)))
-                  for m in re.finditer(r"^(\S+) (warm|cold|first|process)\s+(free|busy|onecore)\s*\|[^|]*\|[^|]*\|"
-                                       r"\s+([\d.]+)x\s+[\d.]+x(?:\s*\|\s+([\d.]+)x)?", nj, flags=re.M)]
+                  for m in re.finditer(head + r"[^|]*\|[^|]*\|\s+([\d.]+)x\s+[\d.]+x(?:\s*\|\s+([\d.]+)x)?",
+                                       nj, flags=re.M)]
     startup = s.get("bench_startup.py", "")
     # (what, ours, rs): ms of CPU by the children's own clocks where the run has them, else (runs
     # before 2026-11-30d) what a new process adds from outside (a few rounds on a noisy machine
