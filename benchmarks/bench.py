@@ -14,9 +14,8 @@ meaningful on a machine shared with other jobs; wall time is printed beside it, 
 figure for the 2-thread row.  rouge_score (pure Python, ~2 ms a pair) is timed on the first
 --slow-pairs pairs of each workload and reported per pair.
 
-score_corpus is timed as RougeScorer.score_corpus once the scorer dispatches to the batch API
-(RougeScorer.score_batch exists); before that, the same two steps it will run are timed:
-batch.score_examples, then RougeScorer._aggregate with batch.perl_bootstrap.
+score_corpus is timed as RougeScorer.score_corpus, against batch.score_examples alone (its
+scoring, without the bootstrap and the aggregation).
 
 Usage: python benchmarks/bench.py [--runs 3] [--slow-pairs 500] [--only news,long,multi-ref]
        [--no-baselines] [--json out.json]
@@ -209,7 +208,7 @@ def main():
         base.append(time.perf_counter() - t)
 
     from rouge_full_metric import RougeScorer, compiled
-    from rouge_full_metric.batch import score_batch, score_examples, perl_bootstrap
+    from rouge_full_metric.batch import score_batch, score_examples
 
     rs_py = rs_rs = None
     if not a.no_baselines:
@@ -295,18 +294,8 @@ def main():
                 print("%-10s %-36s stemmed / unstemmed: %.2f" % (wl, "", us / unstemmed["perl"]))
         if wl == "news":
             perl = RougeScorer(PERL_SET)
-            if hasattr(RougeScorer, "score_batch"):
-                corpus = lambda: perl.score_corpus(preds, refs)
-                how = "RougeScorer.score_corpus"
-            else:
-                import rouge_full_metric.scorer as scorer_module
-                scorer_module.perl_bootstrap = perl_bootstrap
-                keys = ["%d.A" % (k + 1) for k in range(n)]
-
-                def corpus():
-                    per_example, _ = score_examples(perl, preds, refs)
-                    return perl._aggregate(per_example, keys, 95, 1000)
-                how = "score_examples + _aggregate (score_corpus not yet dispatching)"
+            corpus = lambda: perl.score_corpus(preds, refs)
+            how = "RougeScorer.score_corpus"
             t_score, _ = timings(lambda: score_examples(perl, preds, refs), a.runs)
             t_corpus, _ = timings(corpus, a.runs)
             print("score_corpus, Perl set, 1,000 replicates, %d pairs [%s]: %.3f s; scoring alone %.3f s; "

@@ -7,7 +7,8 @@ itself relatively and the core's init function is named after the module's last 
 copies do not collide.  Every round times each engine once on the same texts (``score_batch``, CPU
 time); the script prints medians, minima and the median of the per-round ratios to the first
 checkout.  On a shared machine this is steadier than comparing two separate runs: both engines
-meet the same load in every round.  --workload bootstrap times ``batch.perl_bootstrap`` instead
+meet the same load in every round.  --workload bootstrap times ``bootstrap_compiled.perl_bootstrap``
+(``batch.perl_bootstrap`` in checkouts from before it moved) instead
 (the Perl's draw order, 1,000 replicates, on --pairs rows of 12 random 5-decimal columns, as
 bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums, on unrounded values).
 --workload compute times each checkout's ``RougeFullMetric(flavor=...).compute`` (its defaults,
@@ -99,8 +100,19 @@ def main():
            a.runs, "CPU" if a.jobs == 1 else "wall")
 
 
+def bootstrap_module(package):
+    """A loaded checkout's module of the compiled bootstrap: ``bootstrap_compiled``, or ``batch``
+    in checkouts from before the bootstrap moved out of it."""
+    try:
+        return importlib.import_module(package + ".bootstrap_compiled")
+    except ModuleNotFoundError as e:
+        if e.name != package + ".bootstrap_compiled":
+            raise
+        return importlib.import_module(package + ".batch")
+
+
 def bootstrap(a):
-    """The bootstrap workload: each checkout's batch.perl_bootstrap on the same values."""
+    """The bootstrap workload: each checkout's perl_bootstrap (bootstrap_module's) on the same values."""
     import numpy as np
 
     if a.pairs is None:
@@ -111,7 +123,7 @@ def bootstrap(a):
     keys = ["%d.A" % (k + 1) for k in range(a.pairs)]
     with tempfile.TemporaryDirectory() as folder:
         modules = load_copies(a.checkouts, folder)
-        batches = {name: importlib.import_module(name + ".batch") for name in modules}
+        batches = {name: bootstrap_module(name) for name in modules}
         if a.simd is not None:
             for module in modules.values():
                 module.compiled.core._bootstrap_hooks(a.simd, -1)

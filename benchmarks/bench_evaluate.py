@@ -9,7 +9,7 @@ Seeded news-like pairs (benchmarks/bench.py's generator).  Times, interleaved in
   compute mean       compute(flavor="rouge_score", aggregate="mean"): target <= 1.3 x score_batch
                      + evaluate alone
   compute CI         the same with confidence_intervals=True (the bootstrap, 1,000 replicates)
-  bootstrap exact    batch.perl_bootstrap over the 12 per-example columns alone, the Perl's draw
+  bootstrap exact    bootstrap_compiled.perl_bootstrap over the 12 per-example columns alone, the Perl's draw
                      order (flavor rouge155), on 5-decimal values as that flavor's are
   bootstrap counts   the same draws summed as counts times values (the other flavors)
   ... scalar         the two above with the compiled core's scalar kernels (csrc/bootstrap.c,
@@ -70,7 +70,7 @@ def null_metric():
 
 def steps(preds, refs):
     from rouge_full_metric import RougeScorer
-    from rouge_full_metric.batch import perl_bootstrap
+    from rouge_full_metric.bootstrap_compiled import perl_bootstrap
     from rouge_full_metric.rouge_full_metric import RougeFullMetric
     import numpy as np
 

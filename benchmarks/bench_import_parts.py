@@ -9,7 +9,7 @@ untimed round that writes the ``.pyc`` files.  Rows:
   ours: import, scorer, 1 pair   RougeScorer(rouge1/2/L/Lsum, flavor rouge_score).score() once
   the same, collector off        gc.disable() first: what the garbage collector's passes cost
   rs: import, scorer, 1 pair     rouge-score-rs the same way (if installed)
-  the standard modules it adds   those of the first row that are not the package's, alone
+  the standard modules it adds   those of the first row that are not the package's, alone (if any)
   the core's extension           rouge_full_metric._core loaded alone
   N empty modules                as many empty modules as the first row imports of ours: what
                                  finding, reading and running a module costs, its code aside
@@ -72,11 +72,13 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as empty:
         for k in range(len(ours)):
             open(os.path.join(empty, "_empty_module_%d.py" % k), "w").close()
-        stdlib = "import %s\n" % ", ".join(others) if others else ""
         rows = {   # name: (setup, before the clock; what the clock times)
             "ours: import, scorer, 1 pair": ("", SCORE),
             "the same, collector off": ("import gc\ngc.disable()\n", SCORE),
-            "the standard modules it adds (%d)" % len(others): ("", stdlib),
+        }
+        if others:
+            rows["the standard modules it adds (%d)" % len(others)] = ("", "import %s\n" % ", ".join(others))
+        rows.update({
             "the core's extension": ("import importlib.util\n",
                                      "spec = importlib.util.spec_from_file_location('rouge_full_metric._core', %r)\n"
                                      "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n" % core),
@@ -84,7 +86,7 @@ def main(argv=None):
                                              "".join("import _empty_module_%d\n" % k for k in range(len(ours)))),
             "the %d .pyc read, unmarshalled" % len(ours): ("import marshal\n", "".join(
                 "with open(%r, 'rb') as f: marshal.loads(f.read()[16:])\n" % p for p in pycs)),
-        }
+        })
         if importlib.util.find_spec("rouge_score_rs"):
             rows["rs: import, scorer, 1 pair"] = ("", RS)
         else:

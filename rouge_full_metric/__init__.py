@@ -10,7 +10,7 @@ The ``evaluate`` metric lives in :mod:`rouge_full_metric.rouge_full_metric`;
 import os
 
 from .rouge_types import parse_rouge_type
-from .scorer import AggregateScore, CorpusResult, RougeScorer, Stat, __version__
+from .scorer import RougeScorer, __version__
 from .scoring import PairStats, Score
 
 # The directory evaluate.load() takes: it holds the metric script rouge_full_metric.py.
@@ -21,8 +21,13 @@ __all__ = ["RougeScorer", "Score", "Stat", "AggregateScore", "CorpusResult", "Pa
 
 
 def __getattr__(name):
-    # The metric class needs evaluate and datasets, MATLAB's function its own module; each is
-    # imported when it is asked for, so that a process that only scores pays for neither.
+    # The metric class needs evaluate and datasets, MATLAB's function its own module, the
+    # corpus-level classes the corpus module; each is imported when it is asked for, so that a
+    # process that only scores pays for none of them.
+    if name in ("Stat", "AggregateScore", "CorpusResult"):
+        from . import corpus
+
+        return getattr(corpus, name)
     if name == "RougeFullMetric":
         from .rouge_full_metric import RougeFullMetric
         return RougeFullMetric

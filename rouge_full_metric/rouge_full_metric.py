@@ -14,7 +14,9 @@ import evaluate
 
 from .batch import _check_n_jobs, score_batch
 from .bootstrap import perl_bootstrap
+from .bootstrap_compiled import count_sums
 from .compiled import backend
+from .corpus import batch_table, check_bootstrap_options, table_aggregate
 from .extras import install_line
 from .flavor_base import Flavor
 from .flavor_matlab import Matlab
@@ -38,7 +40,7 @@ from .python_engine import example as python_example
 from .rouge155_data import SMART_COMMON_WORDS
 from .rouge_score_flavor import make_tokenizer
 from .rouge_types import parse_rouge_type
-from .scorer import RougeScorer, __version__, check_bootstrap_options
+from .scorer import RougeScorer, __version__
 from .scoring import Score
 from .shared_scorers import Record as SharedScorerRecord
 from .sentence_splitting import get_splitter, split_text
@@ -58,7 +60,7 @@ _SIBLINGS = (score_batch, backend, perl_bootstrap, lcs_length, ngram_counts, SMA
              LostTextWarning, hindi_stem, burmese_segment, basic_tokens, PYONMTTOK_VERSION,
              SNOWBALL_STOPWORDS_VERSION, jieba_segmenter, install_line, nltk_porter_stem, Memo,
              UndefinedScoreWarning, Flavor, Matlab, Paper, Rouge155, RougeScore, Xlsum, FLAVOR_NAMES, ThreadPoolTask,
-             SharedScorerRecord, LazyPattern, python_example)
+             SharedScorerRecord, LazyPattern, python_example, count_sums)
 
 _CITATION = """\
 @inproceedings{lin-2004-rouge,
@@ -396,7 +398,7 @@ class RougeFullMetric(evaluate.Metric):
             references = [r if isinstance(r, str) else list(r) for r in references]
         out = {}
         if not options["use_aggregator"]:
-            table = scorer._batch_table(predictions, references, n_jobs=options["n_jobs"])   # each type's P, R, F
+            table = batch_table(scorer, predictions, references, n_jobs=options["n_jobs"])   # each type's P, R, F
             for ti, t in enumerate(scorer.rouge_types):
                 out[t] = table[:, 3 * ti + 2].tolist()
                 out[t + "_precision"] = table[:, 3 * ti].tolist()
@@ -412,8 +414,8 @@ class RougeFullMetric(evaluate.Metric):
             return _f_only(out, scorer.rouge_types) if not options["return_precision_recall"] else out
         # score_corpus's aggregate, without the per-example results and statistics it also returns
         jobs = options["n_jobs"]
-        aggregate = scorer._table_aggregate(scorer._batch_table(predictions, references, n_jobs=jobs),
-                                            options["confidence"], int(options["n_bootstrap"]), jobs)
+        aggregate = table_aggregate(scorer, batch_table(scorer, predictions, references, n_jobs=jobs),
+                                    options["confidence"], int(options["n_bootstrap"]), jobs)
         pick = "mean" if options["aggregate"] == "mean" else "mid"
         for t, agg in aggregate.items():
             for suffix, stat in (("", agg.fmeasure), ("_precision", agg.precision), ("_recall", agg.recall)):

@@ -4,7 +4,6 @@ One parsed :class:`RougeType` per requested name tells the scorer which statisti
 """
 from __future__ import annotations
 
-import math
 from collections import namedtuple
 
 DEFAULT_W_WEIGHT = 1.2
@@ -86,8 +85,9 @@ def _parse(name: str) -> RougeType:
             try:
                 weight = float(rest[2:])
             except ValueError:
-                weight = math.nan
-            if not (weight > 0 and math.isfinite(weight)):
+                weight = 0.0
+            # NaN fails "> 0"; without math.isfinite, whose module a new process loads in 0.3 ms
+            if not (weight > 0 and weight != float("inf")):
                 raise ValueError("rouge_types: %r needs a positive weight after 'rougeW-', e.g. rougeW-1.2"
                                  % name)
             if not MIN_W_WEIGHT <= weight <= MAX_W_WEIGHT:

@@ -2,7 +2,7 @@
 
 Flow (as sacreBLEU's): text -> the Perl's two readers (:mod:`.tokenization`) -> per-reference
 sufficient statistics for each rouge type (:class:`.scoring.PairStats`) -> a Score per example
-(``multi_ref``, ``jackknife``) -> corpus aggregate (the Perl's bootstrap, :mod:`.bootstrap`).  The
+(``multi_ref``, ``jackknife``) -> corpus aggregate (the Perl's bootstrap: :mod:`.corpus`).  The
 compiled core runs the first three steps (:mod:`.batch`); :mod:`.python_engine` is the same in
 Python, the reference the core is tested against.
 
@@ -15,12 +15,9 @@ tokenizers and compiled engines built from them are rebuilt on first use (never 
 from __future__ import annotations
 
 import _thread
-import math
 import sys
-from collections import namedtuple
 
-from .batch import (check_corpus_inputs, compiled_scorer, float_table, is_real, is_whole, key_order, numpy_free,
-                    ordered_bootstrap, perl_bootstrap, score_batch, score_examples)
+from .batch import check_corpus_inputs, compiled_scorer, is_real, is_whole, score_batch
 from . import flavors, shared_scorers
 from .flavor_base import MULTI_REF
 from .rouge_types import parse_rouge_type
@@ -32,38 +29,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Dict, List, Optional, Sequence, Union
 
+    from .corpus import CorpusResult
+
     Text = Union[str, bytes, Sequence[Union[str, bytes]]]
 
 __version__ = "0.1.0"
 
 FLAVORS = flavors.NAMES
-
-
-class Stat(namedtuple("Stat", ["low", "mid", "high", "mean"])):
-    """A corpus-level statistic: ``mid`` (what ROUGE-1.5.5.pl prints as ``Average_X`` in flavor
-    ``rouge155``; the plain mean in flavor ``paper``), bootstrap ``low``/``high`` bounds, and
-    ``mean``, the plain arithmetic mean of the per-example values (floats)."""
-
-    __slots__ = ()
-
-
-class AggregateScore(namedtuple("AggregateScore", ["precision", "recall", "fmeasure"])):
-    """Corpus-level precision, recall and F-measure of one rouge type (each a :class:`Stat`)."""
-
-    __slots__ = ()
-
-
-class CorpusResult(namedtuple("CorpusResult", ["aggregate", "per_example", "statistics", "signature", "engine"],
-                              defaults=("python",))):
-    """What :meth:`RougeScorer.score_corpus` returns.
-
-    ``aggregate``: {rouge_type: AggregateScore}; ``per_example``: [{rouge_type: Score}] in input
-    order; ``statistics``: [{rouge_type: [PairStats per reference]}], the sufficient statistics;
-    ``signature``: every option that produced the numbers; ``engine``: which engine computed them,
-    ``"compiled"`` (the C core) or ``"python"`` (the reference engine: same numbers, slower).
-    """
-
-    __slots__ = ()
 
 
 def _check_bool(name: str, value, allow_none: bool = False):
@@ -532,22 +504,9 @@ class RougeScorer:
         >>> r.engine in ("compiled", "python")
         True
         """
-        predictions, references = check_corpus_inputs(predictions, references)
-        check_bootstrap_options(confidence, n_bootstrap)
-        if ids is None:
-            ids = [str(k + 1) for k in range(len(predictions))]
-        else:
-            ids = [str(i) for i in ids]
-            if len(ids) != len(predictions):
-                raise ValueError("ids has %d entries for %d predictions" % (len(ids), len(predictions)))
-            if len(set(ids)) != len(ids):
-                raise ValueError("ids must be unique")
-        self._check_lost(predictions, references)
-        per_example, statistics = score_examples(self, predictions, references, n_jobs)
-        aggregate = self._aggregate(per_example, ["%s.%s" % (i, system_id) for i in ids],
-                                    confidence, int(n_bootstrap), n_jobs)
-        engine = "python" if compiled_scorer(self) is None else "compiled"
-        return CorpusResult(aggregate, per_example, statistics, self.signature(confidence, n_bootstrap), engine)
+        from .corpus import score_corpus
+
+        return score_corpus(self, predictions, references, confidence, n_bootstrap, ids, system_id, n_jobs)
 
     def _check_lost(self, predictions, references, single: bool = False, stacklevel: int = 4) -> None:
         """Warn (:class:`.lost_text.LostTextWarning`) when an ASCII-only tokenizer drops most of a
@@ -566,101 +525,6 @@ class RougeScorer:
         if found is not None:
             lost_text.warn(found, rules.lost_text_tokenizer, stacklevel=stacklevel)
 
-    def _aggregate(self, per_example, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
-        # One bootstrap over all types and P/R/F at once: the Perl reuses the same draws for all.
-        if numpy_free(n_bootstrap * 3 * len(self.rouge_types)):
-            # the table in the keys' byte order, as the bootstrap reads it; the means are exact
-            # (fsum), so in any order
-            if not per_example:
-                return self._aggregate_scores(None, None, 0)
-            count, width = len(per_example), 3 * len(self.rouge_types)
-            table = float_table(self._value_floats([per_example[i] for i in key_order(keys)]))
-            if not (self.rules.omit_nan and math.isnan(sum(table))):   # else the NaN-omitting way below
-                intervals = ordered_bootstrap(table, count, width, n_bootstrap, confidence, exact=self._rounded,
-                                              n_jobs=n_jobs)
-                if intervals is not None:
-                    return self._aggregate_scores(intervals, self._column_means(table), count)
-        return self._aggregate_values(self._value_table(per_example), keys, confidence, n_bootstrap, n_jobs)
-
-    def _batch_table(self, predictions, references, stacklevel: int = 4, n_jobs: int = 1, flat: bool = False):
-        """``_value_table(score_batch(predictions, references, n_jobs))``, the same floats, for the
-        evaluate metric and :meth:`mean_scores`: the core writes them into the array
-        (:func:`.batch.score_table`; ``flat``: an ``array("d")`` of the rows one after the other)
-        without a Python result per example.  A ``LostTextWarning`` names this method's caller
-        (``stacklevel`` 4), or the code one frame further out for each more (``mean_scores``: 5,
-        its caller)."""
-        from .batch import score_table
-
-        predictions, references = check_corpus_inputs(predictions, references)
-        self._check_lost(predictions, references, stacklevel=stacklevel)
-        return score_table(self, predictions, references, n_jobs, flat)
-
-    def _table_aggregate(self, values, confidence, n_bootstrap, n_jobs: int = 1) -> Dict[str, AggregateScore]:
-        """``score_corpus(predictions, references, n_jobs=n_jobs).aggregate`` (ids 1..N, system
-        "A"), the same floats, from ``values = _batch_table(predictions, references)``: without the
-        per-example results and per-reference statistics (the metric's)."""
-        keys = ["%d.A" % (k + 1) for k in range(len(values))]
-        return self._aggregate_values(values, keys, confidence, n_bootstrap, n_jobs)
-
-    def _aggregate_values(self, values, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
-        """The aggregate of a float64 (N, 3 * types) value table (type-major, then P/R/F); also
-        Spark's "perl" corpus score.  ``n_jobs`` threads share a large bootstrap's replicates."""
-        count = len(values)
-        if self.rules.omit_nan and bool(values.size) and math.isnan(values.sum()):
-            from . import undefined
-
-            rows = values.tolist()
-            undefined.warn_omitted(undefined.omitted_counts(rows, self.rouge_types), count, "the corpus averages",
-                                   stacklevel=5)
-            return self._aggregate_omitting_nan(rows, keys, confidence, n_bootstrap, n_jobs)
-        if not count:
-            return self._aggregate_scores(None, None, 0)
-        # Only flavor rouge155 reports a bootstrap figure (mid) that must be the Perl's to the last
-        # bit; the others use the same draws summed in row order, several times faster.
-        intervals = perl_bootstrap(values, keys, n_bootstrap, confidence, exact=self._rounded, n_jobs=n_jobs)
-        return self._aggregate_scores(intervals, self._column_means(values), count)
-
-    def _value_table(self, per_example):
-        """The per-example values as a float64 (N, 3 * types) array: type-major, then P/R/F."""
-        import numpy as np
-
-        width = 3 * len(self.rouge_types)
-        return np.fromiter(self._value_floats(per_example), dtype=np.float64, count=width * len(per_example)).reshape(
-            len(per_example), width)
-
-    def _value_floats(self, per_example):
-        """The per-example values one float after the other: example by example, type-major, then
-        P/R/F."""
-        from itertools import chain
-        from operator import itemgetter
-
-        names = self.rouge_types
-        # one itemgetter call an example instead of a generator (8 types, 11,490 examples: 11 against
-        # 16 ms); with one name it gives the Score itself, not a tuple of one
-        scores = map(itemgetter(*names), per_example)
-        return chain.from_iterable(scores if len(names) == 1 else chain.from_iterable(scores))
-
-    def _column_means(self, values):
-        """Each column's exact mean (math.fsum), NaN entries left out where the flavor omits NaN
-        (matlab; NaN when the whole column is).  ``values``: a float64 (N, 3 * types) numpy array,
-        or its rows one after the other in an ``array("d")`` (the numpy-free way)."""
-        # one column at a time (generators): a copy of each column, not of the table
-        if not hasattr(values, "shape"):   # an array("d")
-            width = 3 * len(self.rouge_types)
-            columns = (values[k::width] for k in range(width))
-            if self.rules.omit_nan:
-                columns = ([x for x in column if x == x] for column in columns)
-        else:
-            import numpy as np
-
-            columns = (np.ascontiguousarray(values[:, k], dtype=np.float64) for k in range(values.shape[1]))
-            if self.rules.omit_nan:
-                columns = (column[~np.isnan(column)] for column in columns)
-            # fsum over a memoryview takes one float at a time instead of a list of the whole
-            # table (100,000 x 12: 26 against 77 ms; the same floats, so the same sums)
-            columns = (memoryview(column) for column in columns)
-        return [math.fsum(column) / len(column) if len(column) else math.nan for column in columns]
-
     def corpus_means(self, per_example) -> Dict[str, Score]:
         """The plain mean of per-example scores (``score_batch``'s result) per type: what
         :meth:`score_corpus` reports as ``mean``, without its bootstrap; flavor matlab leaves NaN
@@ -670,11 +534,9 @@ class RougeScorer:
         >>> s.corpus_means(s.score_batch(["a b", "c d"], ["a b", "e f"]))["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
-        if not per_example:
-            return {t: Score(0.0, 0.0, 0.0) for t in self.rouge_types}
-        table = float_table(self._value_floats(per_example)) if numpy_free() else self._value_table(per_example)
-        means = self._column_means(table)
-        return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(self.rouge_types)}
+        from .corpus import corpus_means
+
+        return corpus_means(self, per_example)
 
     def mean_scores(self, predictions: Sequence[Text], references: Sequence, n_jobs: int = 1) -> Dict[str, Score]:
         """``corpus_means(score_batch(predictions, references, n_jobs))``, the same floats, without
@@ -684,45 +546,9 @@ class RougeScorer:
         >>> RougeScorer(["rouge1"]).mean_scores(["a b", "c d"], ["a b", "e f"])["rouge1"]
         Score(precision=0.5, recall=0.5, fmeasure=0.5)
         """
-        table = self._batch_table(predictions, references, stacklevel=5, n_jobs=n_jobs, flat=numpy_free())
-        if not len(table):
-            return self.corpus_means([])
-        means = self._column_means(table)
-        return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(self.rouge_types)}
+        from .corpus import mean_scores
 
-    def _aggregate_scores(self, intervals, means, count) -> Dict[str, AggregateScore]:
-        """{type: AggregateScore} from one bootstrap Interval and one mean per column (type-major,
-        then P/R/F); zeros without examples; ``mid`` as the flavor takes it (``rules.corpus_stat``).
-        Also the Spark corpus score's last step (spark.py)."""
-        out = {}
-        for ti, name in enumerate(self.rouge_types):
-            stats = []
-            for k in range(3):
-                if not count:
-                    stats.append(Stat(0.0, 0.0, 0.0, 0.0))
-                    continue
-                stats.append(Stat(*self.rules.corpus_stat(intervals[3 * ti + k], means[3 * ti + k])))
-            out[name] = AggregateScore(*stats)
-        return out
-
-    def _aggregate_omitting_nan(self, values, keys, confidence, n_bootstrap, n_jobs=1) -> Dict[str, AggregateScore]:
-        """Flavors with ``omit_nan`` (matlab): each statistic over the examples where it is defined
-        (MATLAB's ``mean(..., "omitnan")``), its bootstrap over those examples (``n_jobs`` threads
-        sharing a large one's replicates); NaN when none is."""
-        out = {}
-        for ti, name in enumerate(self.rouge_types):
-            stats = []
-            for k in range(3):
-                rows = [(row[3 * ti + k], key) for row, key in zip(values, keys) if not math.isnan(row[3 * ti + k])]
-                if not rows:
-                    stats.append(Stat(math.nan, math.nan, math.nan, math.nan))
-                    continue
-                mean = math.fsum(v for v, _ in rows) / len(rows)
-                iv = perl_bootstrap([[v] for v, _ in rows], [key for _, key in rows], n_bootstrap, confidence,
-                                    exact=False, n_jobs=n_jobs)[0]
-                stats.append(Stat(iv.low, mean, iv.high, mean))
-            out[name] = AggregateScore(*stats)
-        return out
+        return mean_scores(self, predictions, references, n_jobs)
 
 
 def _ascii_list(references) -> bool:
@@ -730,15 +556,12 @@ def _ascii_list(references) -> bool:
     return type(references) in (list, tuple) and all(isinstance(r, str) and r.isascii() for r in references)
 
 
-def check_bootstrap_options(confidence, n_bootstrap) -> None:
-    """Raise ValueError unless ``confidence`` is a percentage and ``n_bootstrap`` a count >= 1.
+def __getattr__(name):
+    # The corpus-level classes and the bootstrap's option check live in .corpus, imported when
+    # asked for (a scorer and its pairs never need them); scorer.Stat and the others were their
+    # names before, and pickles made then name them so.
+    if name in ("Stat", "AggregateScore", "CorpusResult", "check_bootstrap_options"):
+        from . import corpus
 
-    >>> check_bootstrap_options(95, 0)
-    Traceback (most recent call last):
-    ValueError: n_bootstrap must be a whole number >= 1 (the Perl dies on -r 0), got 0
-    """
-    if not is_real(confidence) or not 0 <= confidence <= 100:
-        raise ValueError("confidence must be a percentage in [0, 100], got %r" % (confidence,))
-    if not is_whole(n_bootstrap) or n_bootstrap < 1:
-        raise ValueError("n_bootstrap must be a whole number >= 1 (the Perl dies on -r 0), got %r"
-                         % (n_bootstrap,))
+        return getattr(corpus, name)
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -39,7 +39,8 @@ from typing import Dict, NamedTuple, Optional, Sequence
 from .extras import install_line
 from .columns import column_names, is_missing, score_columns
 from .batch import is_whole
-from .scorer import AggregateScore, RougeScorer, check_bootstrap_options
+from .corpus import AggregateScore, aggregate_scores, aggregate_values, check_bootstrap_options
+from .scorer import RougeScorer
 from .undefined import omitted_counts, warn_omitted
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -286,8 +287,8 @@ def _perl_corpus(df, scorer, options, predictions, references, id_column, confid
         ids = [str(k + 1) for k in range(count)]
     values = frame[value_names].to_numpy(dtype=np.float64).reshape(count, len(value_names))
     # score_corpus's own last step, so that NaN rows (flavor matlab) are left out the same way
-    aggregate = scorer._aggregate_values(values, ["%s.%s" % (i, system_id) for i in ids], confidence,
-                                         int(n_bootstrap))
+    aggregate = aggregate_values(scorer, values, ["%s.%s" % (i, system_id) for i in ids], confidence,
+                                 int(n_bootstrap))
     return aggregate, count, skipped, omitted_counts(values.tolist(), types)
 
 
@@ -466,7 +467,7 @@ def _poisson_corpus(df, scorer, options, predictions, references, id_column, con
     omitted = {t: tuple(count - defined[3 * ti + k] for k in range(3)) for ti, t in enumerate(types)}
     omitted = {t: c for t, c in omitted.items() if any(c)}
     warn_omitted(omitted, count, "the corpus averages", stacklevel=3)
-    return scorer._aggregate_scores(intervals, means, count), count, total["skipped"], omitted
+    return aggregate_scores(scorer, intervals, means, count), count, total["skipped"], omitted
 
 
 def corpus_score(df, predictions: str = "prediction", references: str = "reference",

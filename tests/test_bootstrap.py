@@ -241,19 +241,19 @@ def test_threads_share_the_replicates_bit_for_bit(simd_levels, monkeypatch):
     # core declines (the count limit) hands the whole bootstrap to Python, as with one thread.
     import numpy as np
 
-    from rouge_full_metric import RougeScorer, batch, bootstrap
+    from rouge_full_metric import RougeScorer, batch, bootstrap, bootstrap_compiled
 
     core, levels = simd_levels
-    monkeypatch.setattr(batch, "BOOTSTRAP_THREADS_MIN", 0)
+    monkeypatch.setattr(bootstrap_compiled, "BOOTSTRAP_THREADS_MIN", 0)
     monkeypatch.setattr(batch, "_check_n_jobs", lambda n_jobs: n_jobs)   # two threads on any machine
     values = np.round(np.random.default_rng(42).random((500, 12)), 5)
     exact, counted = bootstrap.replicate_sums(values, 101), bootstrap.count_sums(values, 101)
     for level in levels:
         core._bootstrap_hooks(level, -1, 0)
-        assert _same_bits(batch.replicate_sums(values, 101, n_jobs=2), exact), level
-        assert _same_bits(batch.count_sums(values, 101, n_jobs=2), counted), level
+        assert _same_bits(bootstrap_compiled.replicate_sums(values, 101, n_jobs=2), exact), level
+        assert _same_bits(bootstrap_compiled.count_sums(values, 101, n_jobs=2), counted), level
         core._bootstrap_hooks(level, 1)   # every range declines: any row drawn twice
-        assert _same_bits(batch.count_sums(values, 101, n_jobs=2), counted), level
+        assert _same_bits(bootstrap_compiled.count_sums(values, 101, n_jobs=2), counted), level
         core._bootstrap_hooks(level, 255)
     seen = []
     real = batch._run_chunks
@@ -331,12 +331,12 @@ def test_compiled_byte_order_errors():
         core.byte_order(5, np.empty(0, dtype=np.intp))
 
 
-def test_batch_byte_order_without_the_core(monkeypatch):
-    from rouge_full_metric import batch, compiled
+def test_compiled_byte_order_without_the_core(monkeypatch):
+    from rouge_full_metric import bootstrap_compiled, compiled
 
     monkeypatch.setattr(compiled, "AVAILABLE", False)
-    assert batch.byte_order(["b", "a", "c", "a"]).tolist() == [1, 3, 0, 2]
-    assert batch.byte_order([]).tolist() == []
+    assert bootstrap_compiled.byte_order(["b", "a", "c", "a"]).tolist() == [1, 3, 0, 2]
+    assert bootstrap_compiled.byte_order([]).tolist() == []
 
 
 def test_non_finite_values_stay_in_their_columns(simd_levels):
@@ -361,10 +361,10 @@ def test_non_finite_values_stay_in_their_columns(simd_levels):
 
 def test_count_sums_declines_past_the_count_limit_and_python_takes_over(simd_levels):
     # A real count past 255 needs one row drawn 256 times (N >= 256 draws): the hook lowers the
-    # limit so that the kernels' refusal and batch.count_sums' fallback are exercised.
+    # limit so that the kernels' refusal and bootstrap_compiled.count_sums' fallback are exercised.
     import numpy as np
 
-    from rouge_full_metric import batch, bootstrap
+    from rouge_full_metric import bootstrap, bootstrap_compiled
 
     core, levels = simd_levels
     values = np.random.default_rng(4).random((40, 5))
@@ -374,7 +374,7 @@ def test_count_sums_declines_past_the_count_limit_and_python_takes_over(simd_lev
     for level in levels:
         core._bootstrap_hooks(level, 1)          # any row drawn twice in a replicate
         assert _compiled(core, "count_sums", values, 30)[1] is False, level
-        assert _same_bits(batch.count_sums(values, 30), expected), level
+        assert _same_bits(bootstrap_compiled.count_sums(values, 30), expected), level
         core._bootstrap_hooks(level, most)       # the limit is inclusive
         assert _compiled(core, "count_sums", values, 30)[1] is True, level
         core._bootstrap_hooks(level, most - 1)

@@ -14,8 +14,8 @@ import sys
 import pytest
 
 from rouge_full_metric import RougeScorer, compiled
-from rouge_full_metric.batch import (compiled_scorer, count_sums, perl_bootstrap, replicate_sums, score_batch,
-                                     score_examples)
+from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples
+from rouge_full_metric.bootstrap_compiled import count_sums, perl_bootstrap, replicate_sums
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason=compiled.unavailable_reason())
 

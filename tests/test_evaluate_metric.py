@@ -195,14 +195,14 @@ def test_corpus_values_are_the_engines_on_generated_texts(rouge, flavor):
 def test_n_jobs_gives_the_numbers_of_one_thread_on_every_path(flavor, monkeypatch):
     # compute(n_jobs=2): the core's threads write the table (batch._parallel_range with a table;
     # flavor xlsum's scorer takes score_batch's chunks of 256 examples, matlab's Python one
-    # thread) and share the bootstrap's replicates (batch._compiled_sums' ranges, forced here
+    # thread) and share the bootstrap's replicates (bootstrap_compiled._core_sums' ranges, forced here
     # at any size; matlab's average, which leaves NaN out, bootstraps each of its 12 columns).
     # Every figure is n_jobs=1's in each of compute's four paths, n_jobs given at compute or at
     # load.
-    from rouge_full_metric import batch
+    from rouge_full_metric import batch, bootstrap_compiled
 
     monkeypatch.setattr(batch, "_available_cpus", lambda: 4)
-    monkeypatch.setattr(batch, "BOOTSTRAP_THREADS_MIN", 0)
+    monkeypatch.setattr(bootstrap_compiled, "BOOTSTRAP_THREADS_MIN", 0)
     tables, ranges = [], []
     real_parallel, real_chunks = batch._parallel_range, batch._run_chunks
     monkeypatch.setattr(batch, "_parallel_range", lambda *a: tables.append(len(a) == 8) or real_parallel(*a))
@@ -486,7 +486,7 @@ def test_unpickles_in_another_process(tmp_path):
 
 
 def test_compute_runs_the_bootstrap_only_when_a_figure_needs_it(monkeypatch):
-    import rouge_full_metric.scorer as scorer_module
+    import rouge_full_metric.corpus as corpus_module
 
     preds, refs = ["the cat sat on the mat", "a dog"], ["a cat sat on a mat", "the dog barked"]
     cases = ({"aggregate": "mean"}, {"flavor": "rouge_score"}, {"flavor": "paper", "aggregate": "bootstrap"})
@@ -494,8 +494,8 @@ def test_compute_runs_the_bootstrap_only_when_a_figure_needs_it(monkeypatch):
                          **{k: v for k, v in options.items() if k != "aggregate"}).score_corpus(preds, refs)
              for options in cases]
     calls = []
-    real = scorer_module.perl_bootstrap
-    monkeypatch.setattr(scorer_module, "perl_bootstrap", lambda *a, **k: calls.append(k) or real(*a, **k))
+    real = corpus_module.perl_bootstrap
+    monkeypatch.setattr(corpus_module, "perl_bootstrap", lambda *a, **k: calls.append(k) or real(*a, **k))
     metric = metric_module.RougeFullMetric()
     for options, want in zip(cases, wants):
         out = metric.compute(predictions=preds, references=refs, **options)

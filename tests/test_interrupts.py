@@ -175,17 +175,17 @@ one_example(scorer, a, refs)
     # 12 values x 1000 replicates, ~20 s uncut in draw order, ~5 s by counts
     "bootstrap_replicate_sums": r'''
 import numpy as np
-from rouge_full_metric import batch
+from rouge_full_metric import bootstrap_compiled
 values = np.random.default_rng(0).random((1000000, 12))
 def call(small):
-    batch.replicate_sums(values[:100] if small else values, 1000)
+    bootstrap_compiled.replicate_sums(values[:100] if small else values, 1000)
 ''',
     "bootstrap_count_sums": r'''
 import numpy as np
-from rouge_full_metric import batch
+from rouge_full_metric import bootstrap_compiled
 values = np.random.default_rng(0).random((1000000, 12))
 def call(small):
-    batch.count_sums(values[:100] if small else values, 1000)
+    bootstrap_compiled.count_sums(values[:100] if small else values, 1000)
 ''',
     # a Chinese text that is one block of Han characters (csrc/jieba.c)
     "jieba_one_block": r'''

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from rouge_full_metric import RougeScorer, compiled
-from rouge_full_metric.batch import compiled_scorer, score_table
+from rouge_full_metric.batch import compiled_scorer, score_table, value_table
+from rouge_full_metric.corpus import column_means
 from rouge_full_metric.lost_text import LostTextWarning
 
 WORDS = ["alpha", "beta", "gamma", "delta", "running", "runs", "the", "of", "x1", "caf\u00e9", "U.S.", "1999"]
@@ -57,7 +58,7 @@ def test_mean_scores_equal_corpus_means_of_score_batch(config, multi):
         assert repr(got) == repr(expected)   # the same floats, NaN included (matlab)
         table = score_table(scorer, preds, refs)
         assert table.shape == (150, 3 * len(types))
-        assert table.tobytes() == scorer._value_table(scorer.score_batch(preds, refs)).tobytes()
+        assert table.tobytes() == value_table(scorer, scorer.score_batch(preds, refs)).tobytes()
 
 
 def test_the_core_fills_the_table_itself():
@@ -110,7 +111,7 @@ def test_mean_scores_warns_of_lost_text_as_score_batch_does():
 
 @pytest.mark.parametrize("flavor", ["rouge155", "rouge_score", "matlab"])
 def test_column_means_are_each_columns_fsum(flavor):
-    # _column_means sums each column with math.fsum (over a memoryview of it, not a list); the
+    # column_means sums each column with math.fsum (over a memoryview of it, not a list); the
     # means must be those of math.fsum over the column's floats, NaN left out in flavor matlab
     import math
 
@@ -128,13 +129,14 @@ def test_column_means_are_each_columns_fsum(flavor):
         for column in values.T.tolist():
             kept = [x for x in column if not math.isnan(x)] if flavor == "matlab" else column
             expected.append(math.fsum(kept) / len(kept) if kept else math.nan)
-        assert repr(scorer._column_means(values)) == repr(expected), (flavor, n)
-        assert repr(scorer._column_means(values[:, ::-1])) == repr(expected[::-1]), (flavor, n)   # strided
+        assert repr(column_means(scorer, values)) == repr(expected), (flavor, n)
+        assert repr(column_means(scorer, values[:, ::-1])) == repr(expected[::-1]), (flavor, n)   # strided
 
 
 def test_mean_scores_lost_text_warning_names_its_caller():
-    # mean_scores reaches the lost-text check through _batch_table, one frame deeper than the
-    # metric's path: the warning must still point at the code that called mean_scores
+    # mean_scores reaches the lost-text check through corpus.mean_scores and corpus.batch_table, two
+    # frames deeper than the metric's path: the warning must still point at the code that called
+    # mean_scores
     import warnings
 
     from rouge_full_metric.lost_text import LostTextWarning

@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import xlsum_texts  # noqa: E402
 
 from rouge_full_metric import RougeScorer, batch, compiled, thread_pool  # noqa: E402
-from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples, score_table  # noqa: E402
+from rouge_full_metric.batch import compiled_scorer, score_batch, score_examples, score_table, value_table  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the compiled core is not built")
 
@@ -59,7 +59,7 @@ def _batch(seed, count, lo=1, hi=80):
 
 def _same(scorer, preds, refs, jobs=(2, 3, -1)):
     want_scores, want_stats = score_examples(scorer, preds, refs, n_jobs=1)
-    want_table = repr(scorer._value_table(want_scores).tolist())
+    want_table = repr(value_table(scorer, want_scores).tolist())
     assert repr(score_table(scorer, preds, refs).tolist()) == want_table
     for n_jobs in jobs:
         got_scores, got_stats = score_examples(scorer, preds, refs, n_jobs=n_jobs)
@@ -252,7 +252,7 @@ def test_a_batch_with_a_table_checks_it_and_lets_it_go():
     with pytest.raises(BufferError):
         table.append(0.0)   # held while the batch may write it
     assert bt.run(cs.acquire()) == (None, None)
-    want = scorer._value_table(score_batch(scorer, preds, refs))
+    want = value_table(scorer, score_batch(scorer, preds, refs))
     assert list(table) == want.ravel().tolist()
     del bt
     table.append(0.0)

@@ -1,7 +1,7 @@
-"""The numpy-free way (batch.numpy_free): score_corpus, mean_scores, corpus_means and
-batch.perl_bootstrap on a list of rows without numpy, whose import alone was most of a small
-`rouge-full score` run (the Perl CLI's -t 0 shares batch.ordered_bootstrap: test_cli_perl.py's
-goldens).  Taken only while numpy is not imported; here it is forced off and on in one process and
+"""The numpy-free way (bootstrap_compiled.numpy_free): score_corpus, mean_scores, corpus_means
+and bootstrap_compiled.perl_bootstrap on a list of rows without numpy, whose import alone was most
+of a small `rouge-full score` run (the Perl CLI's -t 0 shares bootstrap_compiled.ordered_bootstrap:
+test_cli_perl.py's goldens).  Taken only while numpy is not imported; here it is forced off and on in one process and
 must give the numpy way's floats, bit for bit."""
 import math
 import random
@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from rouge_full_metric import RougeScorer, batch, compiled, scorer
+from rouge_full_metric import RougeScorer, batch, bootstrap_compiled, compiled
+from rouge_full_metric import corpus as corpus_module
 from rouge_full_metric.cli import perl_cli
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the numpy-free way needs the compiled core")
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the numpy-free w
 def way(monkeypatch):
     """way(True) forces the numpy-free way on, way(False) off (each module's name for it)."""
     def force(on):
-        for module in (batch, scorer, perl_cli):
+        for module in (bootstrap_compiled, corpus_module, perl_cli):
             monkeypatch.setattr(module, "numpy_free", lambda replicates=0: on)
     return force
 
@@ -48,8 +49,8 @@ def both(way, fn):
 
 def test_the_fixture_switches_the_way(way, monkeypatch):
     calls = []
-    real = batch.ordered_bootstrap
-    monkeypatch.setattr(scorer, "ordered_bootstrap", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = bootstrap_compiled.ordered_bootstrap
+    monkeypatch.setattr(corpus_module, "ordered_bootstrap", lambda *a, **k: calls.append(1) or real(*a, **k))
     s = RougeScorer(["rouge1"])
     way(False)
     s.score_corpus(["a b"], ["a c"])
@@ -62,8 +63,8 @@ def test_the_fixture_switches_the_way(way, monkeypatch):
 @pytest.mark.parametrize("flavor", ["rouge155", "paper", "rouge_score", "matlab"])
 def test_score_corpus_gives_the_numpy_way_s_floats(way, flavor, monkeypatch):
     served = []
-    real = batch.ordered_bootstrap
-    monkeypatch.setattr(scorer, "ordered_bootstrap", lambda *a, **k: served.append(1) or real(*a, **k))
+    real = bootstrap_compiled.ordered_bootstrap
+    monkeypatch.setattr(corpus_module, "ordered_bootstrap", lambda *a, **k: served.append(1) or real(*a, **k))
     rng = random.Random(flavor)
     types = {"rouge155": ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeSU4"],
              "paper": ["rouge1", "rouge2", "rougeL", "rougeW-1.2", "rougeS4"],
@@ -109,18 +110,19 @@ def test_perl_bootstrap_on_rows_gives_the_numpy_way_s_floats(way, exact):
             rows[0][0] = math.nan
         keys = ["%d.%s" % (rng.randrange(50), rng.choice("AbÉ")) for _ in range(n)]
         args = (rng.choice([1, 10, 200]), rng.choice([95, 50, 100]))
-        with_numpy, without = both(way, lambda: batch.perl_bootstrap(rows, keys, *args, exact=exact))
+        with_numpy, without = both(way, lambda: bootstrap_compiled.perl_bootstrap(rows, keys, *args, exact=exact))
         assert repr(without) == repr(with_numpy), trial
 
 
 def test_threads_share_a_large_bootstrap_alike(way, monkeypatch):
-    monkeypatch.setattr(batch, "BOOTSTRAP_THREADS_MIN", 1)
+    monkeypatch.setattr(bootstrap_compiled, "BOOTSTRAP_THREADS_MIN", 1)
     rng = random.Random(5)
     rows = [[round(rng.random(), 5) for _ in range(6)] for _ in range(250)]
     keys = ["%d.A" % k for k in range(250)]
     for exact in (True, False):
-        one = batch.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=1)
-        with_numpy, without = both(way, lambda: batch.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=2))
+        one = bootstrap_compiled.perl_bootstrap(rows, keys, 203, 95, exact=exact, n_jobs=1)
+        with_numpy, without = both(way, lambda: bootstrap_compiled.perl_bootstrap(rows, keys, 203, 95, exact=exact,
+                                                                                  n_jobs=2))
         assert repr(without) == repr(with_numpy) == repr(one)
 
 
@@ -131,9 +133,10 @@ def test_count_sums_declining_falls_back_to_numpy(way):
     try:
         from array import array
 
-        assert batch.ordered_bootstrap(array("d", [0.5, 0.25, 1.0]), 3, 1, 50, exact=False) is None
+        assert bootstrap_compiled.ordered_bootstrap(array("d", [0.5, 0.25, 1.0]), 3, 1, 50, exact=False) is None
         rows = [[0.5], [0.25], [1.0]]
-        with_numpy, without = both(way, lambda: batch.perl_bootstrap(rows, ["1.A", "2.A", "3.A"], 50, exact=False))
+        with_numpy, without = both(way, lambda: bootstrap_compiled.perl_bootstrap(rows, ["1.A", "2.A", "3.A"], 50,
+                                                                                  exact=False))
         s = RougeScorer(["rouge1"], flavor="rouge_score")
         preds, refs = ["a b", "a", "b c"], ["a", "a c", "c"]
         corpus_with, corpus_without = both(way, lambda: s.score_corpus(preds, refs, n_bootstrap=50))
@@ -144,9 +147,10 @@ def test_count_sums_declining_falls_back_to_numpy(way):
 
 
 def test_a_flat_list_is_one_column_both_ways(way):
-    with_numpy, without = both(way, lambda: batch.perl_bootstrap([1.0, 0.0, 0.5], ["1.A", "2.A", "3.A"], 100))
+    with_numpy, without = both(way, lambda: bootstrap_compiled.perl_bootstrap([1.0, 0.0, 0.5], ["1.A", "2.A", "3.A"],
+                                                                              100))
     assert repr(without) == repr(with_numpy)
-    assert with_numpy == batch.perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"], 100)
+    assert with_numpy == bootstrap_compiled.perl_bootstrap([[1.0], [0.0], [0.5]], ["1.A", "2.A", "3.A"], 100)
 
 
 @pytest.mark.parametrize("rows, error", [
@@ -156,15 +160,15 @@ def test_a_flat_list_is_one_column_both_ways(way):
 def test_bad_rows_meet_numpy_s_errors(way, rows, error):
     way(True)
     with pytest.raises(error):
-        batch.perl_bootstrap(rows, ["1.A", "2.A"], 10)
+        bootstrap_compiled.perl_bootstrap(rows, ["1.A", "2.A"], 10)
 
 
 def test_bad_replicate_count_and_keys_fail_as_before(way):
     way(True)
     with pytest.raises(ValueError, match="n_bootstrap must be at least 1"):
-        batch.perl_bootstrap([[0.5]], ["1.A"], 0)
+        bootstrap_compiled.perl_bootstrap([[0.5]], ["1.A"], 0)
     with pytest.raises(TypeError, match="keys must be str"):
-        batch.perl_bootstrap([[0.5], [0.25]], ["1.A", 2], 10)
+        bootstrap_compiled.perl_bootstrap([[0.5], [0.25]], ["1.A", 2], 10)
 
 
 def test_key_order_is_byte_order():
@@ -172,7 +176,7 @@ def test_key_order_is_byte_order():
     alphabet = ["a", "b", "1", ".", "é", "\uffff", "\U0001F600", "\ud800"]
     for _ in range(200):
         keys = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(4))) for _ in range(rng.randrange(30))]
-        assert list(batch.key_order(keys)) == list(batch.byte_order(keys))
+        assert list(bootstrap_compiled.key_order(keys)) == list(bootstrap_compiled.byte_order(keys))
 
 
 def _cli(args, pre=""):
@@ -254,13 +258,13 @@ def test_the_perl_command_line_prints_the_perl_s_bytes_both_ways(way, on):
 
 
 def test_the_bound_on_replicates():
-    code = ("import sys\nfrom rouge_full_metric import batch\n"
-            "print(batch.numpy_free(), batch.numpy_free(batch.NUMPY_FREE_MAX_REPLICATES),"
-            " batch.numpy_free(batch.NUMPY_FREE_MAX_REPLICATES + 1))\n"
+    code = ("import sys\nfrom rouge_full_metric import bootstrap_compiled as bc\n"
+            "print(bc.numpy_free(), bc.numpy_free(bc.NUMPY_FREE_MAX_REPLICATES),"
+            " bc.numpy_free(bc.NUMPY_FREE_MAX_REPLICATES + 1))\n"
             "from rouge_full_metric import RougeScorer\n"
             "RougeScorer(['rouge1']).score_corpus(['a b'], ['a c'], n_bootstrap=10)\n"
             "print('numpy' in sys.modules)\n"
-            "RougeScorer(['rouge1']).score_corpus(['a b'], ['a c'], n_bootstrap=batch.NUMPY_FREE_MAX_REPLICATES)\n"
+            "RougeScorer(['rouge1']).score_corpus(['a b'], ['a c'], n_bootstrap=bc.NUMPY_FREE_MAX_REPLICATES)\n"
             "print('numpy' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

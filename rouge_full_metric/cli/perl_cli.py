@@ -35,7 +35,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .. import compiled
 from . import input_files, perl_config, summary_formats
 from .basic_elements import be_counts, be_pair_stats
-from ..batch import numpy_free, ordered_bootstrap, perl_bootstrap, replicate_sums, score_examples
+from ..batch import score_examples
+from ..bootstrap_compiled import numpy_free, ordered_bootstrap, perl_bootstrap, replicate_sums
 from ..bootstrap import Interval, perl_bootstrap_counts
 from ..scoring import combined_counts, score_from_counts
 
@@ -599,7 +600,7 @@ def _score_peer(config, peer_id: str, settings: Settings, scorer, stderr, warned
 def _bootstrap_means(run: _PeerRun, sorted_slots: List[int], columns: List[int], settings: Settings):
     """:func:`.bootstrap.perl_bootstrap` of the given columns of the run's rows (-t 0).
 
-    Bit-identical to it.  Where :func:`.batch.numpy_free` allows (the compiled core, numpy not
+    Bit-identical to it.  Where :func:`.bootstrap_compiled.numpy_free` allows (the compiled core, numpy not
     imported, -r not huge) the table goes to the core's replicate sums as bytes, without numpy,
     whose import alone costs a tenth of a second per run.
     """
