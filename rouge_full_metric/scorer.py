@@ -2,7 +2,7 @@
 
 Flow (as sacreBLEU's): text -> the Perl's two readers (:mod:`.tokenization`) -> per-reference
 sufficient statistics for each rouge type (:class:`.scoring.PairStats`) -> a Score per example
-(``multi_ref``, ``jackknife``) -> corpus aggregate (the Perl's bootstrap: :mod:`.corpus`).  The
+(``multi_ref``, ``jackknife``) -> corpus aggregate (:mod:`.corpus`, the Perl's bootstrap).  The
 compiled core runs the first three steps (:mod:`.batch`); :mod:`.python_engine` is the same in
 Python, the reference the core is tested against.
 

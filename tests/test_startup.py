@@ -243,3 +243,28 @@ def test_the_import_s_parts_are_timed():
     done = subprocess.run([sys.executable, str(BENCH / "bench_import_parts.py"), "--runs", "0"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--runs must be at least 1" in done.stderr
+
+
+def test_two_trees_are_timed_in_turns():
+    """bench_startup_ab.py, the smallest run: both trees (here the same one, the folder of the
+    package whose core this process loaded) get each row's times and a paired ratio; a folder
+    without the package, or too few rounds, is refused."""
+    from rouge_full_metric import compiled
+
+    if not compiled.AVAILABLE:
+        pytest.skip("the trees compared are built ones")
+    tree = str(Path(compiled.core.__file__).resolve().parent.parent)
+    done = subprocess.run([sys.executable, str(BENCH / "bench_startup_ab.py"), tree, tree, "--runs", "6"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = re.findall(r"^(import|1 pair|corpus of 20) +([\d.]+) +([\d.]+) +([\d.]+) \[([\d.]+)-([\d.]+)\]$",
+                      done.stdout, flags=re.M)
+    assert [r[0] for r in rows] == ["import", "1 pair", "corpus of 20"], done.stdout
+    for _, before, after, ratio, lo, hi in rows:
+        assert float(before) > 0 and float(after) > 0 and float(lo) <= float(ratio) <= float(hi)
+    done = subprocess.run([sys.executable, str(BENCH / "bench_startup_ab.py"), str(BENCH), tree, "--runs", "6"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and str(BENCH) in done.stderr and "did not import" in done.stderr
+    done = subprocess.run([sys.executable, str(BENCH / "bench_startup_ab.py"), tree, tree, "--runs", "5"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--runs must be at least 6" in done.stderr
