@@ -126,13 +126,14 @@ CLOCKS = ("import time as _clock, atexit as _atexit, sys as _sys\n"
 OWN_CLOCKS_MARK = "(the children's own clocks)"
 
 
-def run_once(code, env, preload=""):
+def run_once(code, env, preload="", cwd=ROOT):
     """(wall s, child CPU s, the child's own CPU s, its own wall s) of one fresh interpreter
-    running code in the repository's root: from outside, and by the child's clocks (CLOCKS),
-    which start after the preload's imports."""
+    running code in ``cwd`` (the repository's root: its package, where it holds a built core,
+    comes before an installed one): from outside, and by the child's clocks (CLOCKS), which start
+    after the preload's imports."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", preload + CLOCKS + code], cwd=ROOT, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-c", preload + CLOCKS + code], cwd=cwd, env=env, capture_output=True,
                           text=True)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -140,6 +141,17 @@ def run_once(code, env, preload=""):
         raise RuntimeError("a child failed:\n%s\n%s" % (code, done.stderr[-2000:]))
     own = [line.split()[1:] for line in done.stderr.splitlines() if line.startswith("@@clocks ")][-1]
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), float(own[0]), float(own[1])
+
+
+def imported_from(env, cwd=ROOT):
+    """[the file of rouge_full_metric.compiled, the file of its compiled core] as a child in
+    ``cwd`` with ``env`` imports them; RuntimeError with the child's error when it cannot."""
+    done = subprocess.run([sys.executable, "-c", "from rouge_full_metric import compiled\n"
+                           "print(compiled.__file__)\nprint(compiled.core.__file__)"],
+                          env=env, cwd=cwd, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError((done.stderr.strip().splitlines() or ["the child failed"])[-1])
+    return done.stdout.split()
 
 
 def available(module):
@@ -206,6 +218,9 @@ def main(argv=None):
           % (compiled.backend(), sys.version.split()[0], a.runs, empty_cpu * 1e3, empty_wall * 1e3))
     if modules:
         print("every child, the empty one too, imported %s before its clocks started" % ", ".join(modules))
+    if compiled.AVAILABLE:
+        package, core = (os.path.dirname(f) for f in imported_from(env))
+        print("the children's rouge_full_metric: %s%s" % (package, "" if core == package else " (its core: %s)" % core))
     # What site (.pth files, sitecustomize) imports is free for every tool here; typing and re
     # were what the package's import paid most for (~6-10 ms) until it stopped importing them
     # (docs/speed-cold-start.md, "A lean import"); rs imports neither

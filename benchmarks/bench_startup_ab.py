@@ -24,7 +24,6 @@ Usage: python benchmarks/bench_startup_ab.py BEFORE_TREE AFTER_TREE [--runs 31] 
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -32,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from bench_njobs import median_interval  # noqa: E402
-from bench_startup import CLOCKS, child_env, preload_code  # noqa: E402
+from bench_startup import child_env, imported_from, preload_code, run_once  # noqa: E402
 
 PAIR = "'the cat sat on the mat', 'the cat was on a mat'"
 ROWS = {
@@ -49,24 +48,19 @@ ROWS = {
 def check_tree(tree, env, cwd):
     """SystemExit unless a child with PYTHONPATH=tree imports rouge_full_metric and its compiled
     core from tree (a package without a core of its own would borrow an installed one)."""
-    done = subprocess.run([sys.executable, "-c", "from rouge_full_metric import compiled\n"
-                           "print(compiled.__file__)\nprint(compiled.core.__file__)"],
-                          env=dict(env, PYTHONPATH=tree), cwd=cwd, capture_output=True, text=True)
-    found = done.stdout.split()
+    try:
+        found = imported_from(dict(env, PYTHONPATH=tree), cwd)
+    except RuntimeError as e:
+        found = [str(e)]
     want = os.path.join(os.path.realpath(tree), "rouge_full_metric")
-    if done.returncode or len(found) != 2 or any(os.path.dirname(os.path.realpath(f)) != want for f in found):
+    if len(found) != 2 or any(os.path.dirname(os.path.realpath(f)) != want for f in found):
         raise SystemExit("%s: a child did not import rouge_full_metric and its compiled core from there (%s)"
-                         % (tree, " and ".join(found) or done.stderr.strip().splitlines()[-1:]))
+                         % (tree, " and ".join(found)))
 
 
 def own_cpu(tree, code, env, cwd, preload):
-    """The child's own CPU ms (bench_startup's CLOCKS) running code with PYTHONPATH=tree."""
-    done = subprocess.run([sys.executable, "-c", preload + CLOCKS + code], env=dict(env, PYTHONPATH=tree), cwd=cwd,
-                          capture_output=True, text=True)
-    if done.returncode:
-        raise RuntimeError("a child failed:\n%s\n%s" % (code, done.stderr[-2000:]))
-    clocks = [line.split() for line in done.stderr.splitlines() if line.startswith("@@clocks ")][-1]
-    return float(clocks[1]) * 1e3
+    """The child's own CPU ms (bench_startup's run_once) running code with PYTHONPATH=tree."""
+    return run_once(code, dict(env, PYTHONPATH=tree), preload, cwd)[2] * 1e3
 
 
 def main(argv=None):
