@@ -5,14 +5,16 @@
  * AVX-512 kernels of the Perl-order sums (replicate_sums), every lane doing bootstrap.py's
  * operations on the same operands in the same order. */
 
-/* bs_draw4 for the 8 replicates of one 512-bit vector, lane for lane: the next draw's rows, as
- * 64-bit integers.  x * A + 0xB in one IFMA multiply-add (its low 52 bits: x < 2^48 and A < 2^35
- * fit its operands, and 2^48 divides 2^52) or DQ's 64-bit multiply (three uops), where
- * bs_draw4's spelling takes eight; the row as x * (N * 2^-48) in one fused multiply-add on x's
- * double 2^52 + x: it rounds the product x * N * 2^-48 once, as (x * 2^-48) * N does (its first
- * multiply is exact).  scale is N * 2^-48, shift -N * 2^4.  bs_sums8z at 1,000 x 12, whose
- * draws are its work, took 1.26 ns a draw with bs_draw4's operations, 1.15 with DQ's multiply,
- * 0.96 with IFMA's (CPU medians of 7 in one process). */
+/* The next draw's rows of the 8 replicates of one 512-bit vector, as 64-bit integers, from the
+ * state after the step (bs_draw4 takes the row from the state before it, which on AVX2 ran
+ * 1.05-1.2 times faster; not tried here, with no AVX-512 machine at hand since).  x * A + 0xB
+ * in one IFMA multiply-add (its low 52 bits: x < 2^48 and A < 2^35 fit its operands, and 2^48
+ * divides 2^52) or DQ's 64-bit multiply (three uops), where three 32-bit multiplies take eight;
+ * the row as x * (N * 2^-48) in one fused multiply-add on x's double 2^52 + x: it rounds the
+ * product x * N * 2^-48 once, as (x * 2^-48) * N does (its first multiply is exact).  scale is
+ * N * 2^-48, shift -N * 2^4.  bs_sums8z at 1,000 x 12, whose draws are its work, took 1.26 ns a
+ * draw with the three 32-bit multiplies, 1.15 with DQ's multiply, 0.96 with IFMA's (CPU medians
+ * of 7 in one process). */
 BS_KT static inline __attribute__((always_inline)) __m512i BS_K(bs_draw8z)(__m512i *x, __m512d scale, __m512d shift) {
 #if BS_KIFMA
     *x = _mm512_and_si512(_mm512_madd52lo_epu64(_mm512_set1_epi64(0xB), *x, _mm512_set1_epi64((long long)BS_A)),

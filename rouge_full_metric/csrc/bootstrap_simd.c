@@ -53,23 +53,35 @@ static int bs_level(void) {
     return bs_allowed < bs_supported ? bs_allowed : bs_supported;
 }
 
+/* 4 replicates' generators, each holding the state of its next draw: drand48's after the Perl's
+ * srand(r + q), stepped once (bs_draw4 reads a state before it steps it) */
 BS_AVX2 static inline void bs_seed4(bs_u64x4 *x, Py_ssize_t r) {
-    for (int q = 0; q < 4; q++) (*x)[q] = perl_seed(r + q);
+    for (int q = 0; q < 4; q++) (*x)[q] = (perl_seed(r + q) * BS_A + 0xB) & BS_MASK;
 }
 
-/* the next draw of 4 replicates: the row floor(((double)x * 2^-48) * N) of each */
-BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 *x, double size) {
-    /* x * A mod 2^64 from three 32-bit multiplies, A = 5 * 2^32 + 0xDEECE66D; GCC would spell
-     * x * A as a serial chain of ~20 shifts and adds on AVX2, and AVX-512's 64-bit multiply is
-     * slow on Intel */
-    const __m256i al = _mm256_set1_epi64x(0xDEECE66DLL);
+/* 4 lanes' rows floor((x / 2^48) * N), and x advanced: x * mul + add mod 2^48, with mul a
+ * general 48-bit number (three 32-bit multiplies; GCC would spell x * mul as a serial chain of
+ * shifts and adds on AVX2, and AVX-512's 64-bit multiply is slow on Intel).  scale is N / 2^48
+ * (exact: N times a power of two), and x * scale rounds the same real number x N / 2^48 that
+ * (x / 2^48) * N rounds in its second multiply, the first being exact: the same double, in one
+ * multiply instead of two (0.95 times the counting's time). */
+BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_jump_draw4(bs_u64x4 *x, double scale, __m256i ml, __m256i mh, bs_u64x4 add) {
     __m256i v = (__m256i)*x;
-    __m256i lo = _mm256_mul_epu32(v, al);
-    __m256i mid = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(v, 32), al),
-                                   _mm256_add_epi64(_mm256_slli_epi64(v, 2), v));
-    *x = ((bs_u64x4)_mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32)) + 0xB) & BS_MASK;
     bs_f64x4 u = (bs_f64x4)(*x | BS_TWO52) - 0x1p52;
-    return __builtin_convertvector((u * (1.0 / 281474976710656.0)) * size, bs_i32x4);
+    __m256i lo = _mm256_mul_epu32(v, ml);
+    __m256i mid = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(v, 32), ml), _mm256_mul_epu32(v, mh));
+    *x = ((bs_u64x4)_mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32)) + add) & BS_MASK;
+    return __builtin_convertvector(u * scale, bs_i32x4);
+}
+
+/* the next draw of 4 replicates (bs_seed4's states): x advanced one place.  The row comes from
+ * the state before the step, so the step and the row's arithmetic run side by side; from the
+ * state after it, in two multiplies (and x * A's high half as a shift and an add), the draws
+ * took 1.05-1.2 times as long (the Perl-order sums, AVX2, 4 to 16 columns, 1,000 to 100,000
+ * rows). */
+BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 *x, double scale) {
+    return bs_jump_draw4(x, scale, _mm256_set1_epi64x((long long)(BS_A & 0xFFFFFFFFULL)), _mm256_set1_epi64x((long long)(BS_A >> 32)),
+                         (bs_u64x4){0} + 0xB);
 }
 
 /* ---- count_sums: each replicate's counts in a table of its own ----------------------------
@@ -81,20 +93,6 @@ BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_draw4(bs_u64x4 
  * d + 16, ... become one of 8 lanes, the generator jumped 8 places a step; the counts do not
  * depend on the order of the draws.  The multiply-adds read the 8 tables as they are (bs_tilec,
  * bs_tilez). */
-
-/* 4 lanes' rows floor((x / 2^48) * N), and x advanced 8 places: x * mul + add mod 2^48, with mul
- * a general 48-bit number (three 32-bit multiplies).  scale is N / 2^48 (exact: N times a power
- * of two), and x * scale rounds the same real number x N / 2^48 that (x / 2^48) * N rounds in
- * its second multiply, the first being exact: the same double, in one multiply instead of two
- * (0.95 times the counting's time). */
-BS_AVX2 static inline __attribute__((always_inline)) bs_i32x4 bs_jump_draw4(bs_u64x4 *x, double scale, __m256i ml, __m256i mh, bs_u64x4 add) {
-    __m256i v = (__m256i)*x;
-    bs_f64x4 u = (bs_f64x4)(*x | BS_TWO52) - 0x1p52;
-    __m256i lo = _mm256_mul_epu32(v, ml);
-    __m256i mid = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(v, 32), ml), _mm256_mul_epu32(v, mh));
-    *x = ((bs_u64x4)_mm256_add_epi64(lo, _mm256_slli_epi64(mid, 32)) + add) & BS_MASK;
-    return __builtin_convertvector(u * scale, bs_i32x4);
-}
 
 /* cnt[i] += how often replicate r's N draws hit row i.  A byte may wrap: the caller finds it in
  * the totals.  AVX2 code also where AVX-512 is there: built for AVX-512, GCC 12 made it 1.4
@@ -258,7 +256,7 @@ BS_AVX512 static void bs_tilez_avx512(const uint8_t *cnt, Py_ssize_t S, const do
 
 BS_AVX2 static inline __attribute__((always_inline)) void bs_sumsq(const double *tbl, Py_ssize_t N, Py_ssize_t r0, int nv,
                                                                      int Q, double *out) {
-    const double size = (double)N;
+    const double scale = (double)N * (1.0 / 281474976710656.0);
     const Py_ssize_t stride = 4 * nv;
     bs_u64x4 x0, x1 = {0};
     bs_seed4(&x0, r0);
@@ -269,10 +267,10 @@ BS_AVX2 static inline __attribute__((always_inline)) void bs_sumsq(const double 
     uint32_t ring[BS_AHEAD][8];
 #define BS_PRODUCE(d) do { \
         uint32_t *slot_ = ring[(d) & (BS_AHEAD - 1)]; \
-        bs_i32x4 a0_ = bs_draw4(&x0, size); \
+        bs_i32x4 a0_ = bs_draw4(&x0, scale); \
         memcpy(slot_, &a0_, 16); \
         if (Q == 8) { \
-            bs_i32x4 a1_ = bs_draw4(&x1, size); \
+            bs_i32x4 a1_ = bs_draw4(&x1, scale); \
             memcpy(slot_ + 4, &a1_, 16); \
         } \
         for (int q = 0; q < Q; q++) { \
@@ -380,12 +378,13 @@ BS_AVX2F static inline __attribute__((always_inline)) __m256d bs_unpack5x4(const
  * it saves until the doubles' table outgrows what L3 keeps for us (BS_PACK_AVX2_MIN; on an
  * EPYC without AVX-512, ns a draw, doubles / packed: 80,000 x 12 2.49 / 2.54, 100,000 4.18 /
  * 3.82, 130,000 4.42 / 3.38; 8 steps ahead instead of 16: 100,000 3.36 against 2.78 in another
- * run). */
+ * run).  Of a draw's ~1.7 ns with the table in L2, the draws and the prefetches take ~0.65,
+ * the unpacking ~0.6. */
 #define BS_AHEAD4 16   /* a power of two */
 /* level 1 packs from 16 / 3 of the AVX-512 kernels' threshold m (bytes of doubles' table): 8 MB */
 #define BS_PACK_AVX2_MIN(m) ((m) * 16 / 3)
 BS_AVX2F static void bs_sums4p(const uint32_t *tbl, Py_ssize_t N, Py_ssize_t r0, double *out) {
-    const double size = (double)N;
+    const double scale = (double)N * (1.0 / 281474976710656.0);
     const char *base = (const char *)tbl;
     bs_u64x4 x;
     bs_seed4(&x, r0);
@@ -404,7 +403,7 @@ BS_AVX2F static void bs_sums4p(const uint32_t *tbl, Py_ssize_t N, Py_ssize_t r0,
         }
         if (d < N) {
             uint32_t *slot = ring[d & (BS_AHEAD4 - 1)];
-            bs_i32x4 r = bs_draw4(&x, size);
+            bs_i32x4 r = bs_draw4(&x, scale);
             memcpy(slot, &r, 16);
             for (int q = 0; q < 4; q++) __builtin_prefetch(base + (size_t)slot[q] * 64, 0, 1);
         }
