@@ -8,9 +8,10 @@
  * scalar one and to bootstrap.py's; tests/test_bootstrap.py runs each level against Python.
  *
  * The draws: Perl's drand48 for 4 replicates per 256-bit vector (8 per 512-bit one in
- * bs_sums8z), the 48-bit LCG in 64-bit lanes, the index floor((x / 2^48) * N) taken as the scalar code takes it (x < 2^52 turns into
- * a double exactly through the exponent bits of 2^52).  The 32-bit truncation needs N < 2^31,
- * which bootstrap.c checks. */
+ * bs_sums8z), the 48-bit LCG in 64-bit lanes, the index floor((x / 2^48) * N) the very double
+ * the scalar code takes (x < 2^52 turns into a double exactly through the exponent bits of 2^52;
+ * bs_jump_draw4 says why one multiply by N / 2^48 rounds as the scalar code's two do).  The
+ * 32-bit truncation needs N < 2^31, which bootstrap.c checks. */
 
 /* drand48's state after the Perl's srand(r): (r << 16) + 0x330E in 48 bits.  Every kernel, these
  * and bootstrap.c's scalar ones (that file comes after this one), seeds replicate r so. */
