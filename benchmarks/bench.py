@@ -8,7 +8,9 @@ Seeded workloads:
   multi-ref  2,000 candidates x 4 references
 
 Every timing is the median of --runs runs (default 3) after one warm-up run (which fills token and
-stem caches in every library), on one thread: rouge-score-rs runs with RAYON_NUM_THREADS=1, set
+stem caches in every library), on one thread; rouge-score-rs, ours and our Perl set run in turns
+(one run of each, then the next round), rouge_score's slow series on its own before them.
+rouge-score-rs runs with RAYON_NUM_THREADS=1, set
 before it is imported.  The single-thread figures are CPU time (time.process_time), which stays
 meaningful on a machine shared with other jobs; wall time is printed beside it, and is the
 figure for the 2-thread row.  rouge_score (pure Python, ~2 ms a pair) is timed on the first
@@ -163,16 +165,26 @@ def alternating_walls(fn1, fn2, runs):
     return statistics.median(one), statistics.median(two)
 
 
+def in_turns(fns, runs):
+    """{name: (CPU seconds, wall seconds)}, medians over runs after one warm-up call each, every
+    run calling each fn once in turn: the peers meet the machine in the same states, where series
+    timed back to back met it at different times (all.py's run 30g timed our news set on its own
+    at 6.24 us/pair, the stemmed set, which does more, at 5.25, and bench_types.py's turns at 4.3)."""
+    for fn in fns.values():
+        fn()
+    cpu, wall = {name: [] for name in fns}, {name: [] for name in fns}
+    for _ in range(runs):
+        for name, fn in fns.items():
+            c0, w0 = time.process_time(), time.perf_counter()
+            fn()
+            cpu[name].append(time.process_time() - c0)
+            wall[name].append(time.perf_counter() - w0)
+    return {name: (statistics.median(cpu[name]), statistics.median(wall[name])) for name in fns}
+
+
 def timings(fn, runs):
     """(CPU seconds, wall seconds), medians over runs after one warm-up."""
-    fn()
-    cpu, wall = [], []
-    for _ in range(runs):
-        c0, w0 = time.process_time(), time.perf_counter()
-        fn()
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-    return statistics.median(cpu), statistics.median(wall)
+    return in_turns({"fn": fn}, runs)["fn"]
 
 
 RS_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -264,16 +276,23 @@ def main():
                     fn = lambda: [sc.score(refs[k], preds[k]) for k in range(m)]
                 cpu, wall = timings(fn, a.runs)
                 py_us = row(wl, "rouge_score%s (first %d)" % (tag, m), m, cpu / m * 1e6, wall / m * 1e6)
+            # rouge-score-rs, ours and our Perl set in turns; rouge_score (~2 ms a pair) apart, above
+            fns = {}
             if rs_rs is not None:
-                sc = rs_rs.RougeScorer(RS_TYPES, use_stemmer=stem)
+                rs_sc = rs_rs.RougeScorer(RS_TYPES, use_stemmer=stem)
                 if multi:   # rouge-score-rs has no multi-reference batch call
-                    fn = lambda: [sc.score_multi(refs[k], preds[k]) for k in range(n)]
+                    fns["rs"] = lambda: [rs_sc.score_multi(refs[k], preds[k]) for k in range(n)]
                 else:
-                    fn = lambda: sc.score_batch(refs, preds)
-                cpu, wall = timings(fn, a.runs)
-                rsrs_us = row(wl, "rouge-score-rs%s" % tag, n, cpu / n * 1e6, wall / n * 1e6, py_us)
+                    fns["rs"] = lambda: rs_sc.score_batch(refs, preds)
             ours = RougeScorer(RS_TYPES, flavor="rouge_score", use_stemmer=stem)
-            cpu, wall = timings(lambda: score_batch(ours, preds, refs), a.runs)
+            perl = RougeScorer(PERL_SET, use_stemmer=stem)
+            fns["ours"] = lambda: score_batch(ours, preds, refs)
+            fns["perl"] = lambda: score_batch(perl, preds, refs)
+            timed = in_turns(fns, a.runs)
+            if "rs" in timed:
+                cpu, wall = timed["rs"]
+                rsrs_us = row(wl, "rouge-score-rs%s" % tag, n, cpu / n * 1e6, wall / n * 1e6, py_us)
+            cpu, wall = timed["ours"]
             us = row(wl, "rfm flavor rouge_score%s" % tag, n, cpu / n * 1e6, wall / n * 1e6, py_us, rsrs_us)
             if not stem:
                 unstemmed["rs"] = us
@@ -285,8 +304,7 @@ def main():
                       % (wl, "", 2 * a.runs + 1, wall1 / wall2))
             else:
                 print("%-10s %-36s stemmed / unstemmed: %.2f" % (wl, "", us / unstemmed["rs"]))
-            perl = RougeScorer(PERL_SET, use_stemmer=stem)
-            cpu, wall = timings(lambda: score_batch(perl, preds, refs), a.runs)
+            cpu, wall = timed["perl"]
             us = row(wl, "rfm rouge155 full Perl set%s" % tag, n, cpu / n * 1e6, wall / n * 1e6)
             if not stem:
                 unstemmed["perl"] = us

@@ -10,9 +10,7 @@ Usage: python benchmarks/bench_types.py [--runs 5] [--pairs 500] [--only long800
 """
 import argparse
 import os
-import statistics
 import sys
-import time
 
 os.environ["RAYON_NUM_THREADS"] = "1"   # before rouge_score_rs is imported
 
@@ -30,15 +28,8 @@ def long_texts(pairs, seed=800):
 
 def interleaved(fns, runs):
     """{name: CPU median} over runs, each run calling every fn once in turn."""
-    for fn in fns.values():
-        fn()
-    times = {name: [] for name in fns}
-    for _ in range(runs):
-        for name, fn in fns.items():
-            t0 = time.process_time()
-            fn()
-            times[name].append(time.process_time() - t0)
-    return {name: statistics.median(v) for name, v in times.items()}
+    from bench import in_turns
+    return {name: cpu for name, (cpu, _) in in_turns(fns, runs).items()}
 
 
 def compare(preds, refs, runs, types=TYPES):
