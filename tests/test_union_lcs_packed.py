@@ -59,12 +59,12 @@ def _case(rng):
     return pred, refs if len(refs) > 1 or rng.random() < 0.5 else refs[0]
 
 
-@pytest.fixture(params=[0, 1], ids=["plain", "gfni"])
+@pytest.fixture(params=[0, 1, 2], ids=["plain", "avx2", "gfni"])
 def bit_reversal(request):
     old, supported = compiled.core._bitrev_hooks(request.param)
     if request.param > supported:
         compiled.core._bitrev_hooks(old)
-        pytest.skip("no GFNI + AVX2 here")
+        pytest.skip("no %s here" % ["", "AVX2", "GFNI + AVX2"][request.param])
     yield
     compiled.core._bitrev_hooks(old)
 
@@ -79,8 +79,8 @@ def test_packed_union_back_traces_identical(flavor, bit_reversal):
 
 
 def test_bit_reversal_hook_rejects_bad_values():
-    with pytest.raises(ValueError, match="gfni"):
-        compiled.core._bitrev_hooks(2)
+    with pytest.raises(ValueError, match="level must be -1..2"):
+        compiled.core._bitrev_hooks(3)
 
 
 def test_packed_and_multiword_paths_agree_under_a_tiny_table_budget():

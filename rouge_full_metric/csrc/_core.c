@@ -31,7 +31,7 @@
  *   ngrams.c        <- ngrams.py (n-grams, skip-bigrams, clipped matches)
  *   skip_bigrams.c  <- ngrams.py's skip_bigram_stats (long texts: memory bounded by the pairs)
  *   lcs.c, wlcs.c, union_lcs.c <- lcs.py (LCS, WLCS, the union back-traces)
- *   bitrev.c          bit reversal of 64-bit words (plain, or GFNI chosen at run time)
+ *   bitrev.c          bit reversal of 64-bit words (plain, or AVX2 / GFNI chosen at run time)
  *   pair_stats.c    <- scorer.py's _pair_stats (per rouge type, per reference)
  *   scoring.c, rounding.c <- scoring.py (multi-reference combination, jackknife, round5)
  *   engine.c, worker.c <- batch.py (the options compiled; a thread's buffers and batch loop,
@@ -152,7 +152,8 @@ static PyMethodDef module_methods[] = {
     {"_single_ref_hook", mod_single_ref_hook, METH_O,
      "_single_ref_hook(on) -> previous (allowed, served since its first call): 0 sends one-reference examples the general way, -1 keeps it (tests)."},
     {"_bitrev_hooks", mod_bitrev_hooks, METH_O,
-     "_bitrev_hooks(gfni) -> previous (allowed, supported): 0 forces the plain bit reversal, -1 keeps it (tests)."},
+     "_bitrev_hooks(level) -> previous (allowed, supported): 0 forces the plain bit reversal, 1 allows AVX2, "
+     "2 GFNI, -1 keeps it (tests)."},
     {"round5", mod_round5, METH_O, "float('%.5f' % x), computed in C."},
     {"utf8", mod_utf8, METH_O,
      "utf8(text) -> text.encode('utf-8', 'surrogatepass'), as the core's readers take a str (for tests)."},
