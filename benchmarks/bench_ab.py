@@ -14,10 +14,16 @@ bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums, on unroun
 --workload compute times each checkout's ``RougeFullMetric(flavor=...).compute`` (its defaults,
 --ci, --per-example) on the news pairs, or on --pairs of bench_evaluate.py's generated pairs.
 --lang L scores bench_languages.py's texts of language L with ``lang=L`` (e.g. --flavor xlsum).
+--processes times each checkout in a process of its own every round (the order turned each round;
+--calls calls after a warm-up, their median the round's figure): in one process the engines'
+tables (front caches, interners) evict each other between turns, which moves figures that hang on
+the caches by several per cent either way (2026-11-30, the EPYC: rougeL alone read 0.95x in one
+process and 1.12x in processes of their own; two copies of the same code 1.00 and up to 1.035).
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|multi-ref|bootstrap|compute] [--flavor rouge_score] [--runs 11]
            [--pairs N] [--counts] [--simd 1] [--ci] [--per-example] [--jobs 2] [--lang hindi]
+           [--processes [--calls 5]]
 
     e.g. git worktree add /tmp/before HEAD~3 && (cd /tmp/before && python setup.py build_ext --inplace)
          python benchmarks/bench_ab.py /tmp/before .
@@ -27,6 +33,7 @@ import importlib
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -68,11 +75,19 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="score_batch's n_jobs (above 1: wall time, not CPU)")
     ap.add_argument("--lang", help="scorers with lang=LANG on bench_languages.py's texts of it (--pairs of "
                                    "them, default 200) instead of --workload's, e.g. --flavor xlsum --lang hindi")
+    ap.add_argument("--processes", action="store_true", help="news, long, multi-ref and --lang: each checkout in "
+                    "a new process of its own every round")
+    ap.add_argument("--calls", type=int, default=5, help="--processes: timed calls in each process (default 5)")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)   # one --processes process
     a = ap.parse_args()
+    if a.runs < 1 or a.calls < 1:
+        ap.error("--runs and --calls must be at least 1")
     if a.workload == "bootstrap":
         return bootstrap(a)
     if a.workload == "compute":
         return compute(a)
+    if a.processes and not a.child:
+        return in_processes(a)
     if a.lang:
         from bench_languages import language_pairs
         from rouge_full_metric import languages
@@ -85,6 +100,7 @@ def main():
         from bench_types import long_texts
         preds, refs = long_texts(500)
     types = a.types.split(",")
+    clock = time.process_time if a.jobs == 1 else time.perf_counter
     with tempfile.TemporaryDirectory() as folder:
         modules = load_copies(a.checkouts, folder)
         options = {"lang": a.lang} if a.lang else {}
@@ -92,11 +108,40 @@ def main():
         for scorer in scorers.values():
             scorer.score_batch(preds, refs, n_jobs=a.jobs)   # warm-up
         # the results are freed in the timing too
-        times = interleaved(a.runs, {name: (lambda s=scorer: s.score_batch(preds, refs, n_jobs=a.jobs))
-                                     for name, scorer in scorers.items()},
-                            time.process_time if a.jobs == 1 else time.perf_counter)
+        fns = {name: (lambda s=scorer: s.score_batch(preds, refs, n_jobs=a.jobs)) for name, scorer in scorers.items()}
+        if a.child:   # one checkout: its pairs and the median of its calls, for in_processes
+            print(len(preds), repr(statistics.median(interleaved(a.calls, fns, clock)[next(iter(fns))])))
+            return
+        times = interleaved(a.runs, fns, clock)
     report(times, a.checkouts, len(preds), "%s, %d pairs, flavor %s, %s%s"
            % (a.workload, len(preds), a.flavor, ",".join(types), ", n_jobs=%d" % a.jobs if a.jobs != 1 else ""),
+           a.runs, "CPU" if a.jobs == 1 else "wall")
+
+
+def in_processes(a):
+    """--processes: every round, each checkout (in an order turned by one each round) in a new
+    process of this script with --child, which loads that checkout alone, warms it up and prints
+    its pairs and the median of its --calls timed calls."""
+    options = ["--types", a.types, "--workload", a.workload, "--flavor", a.flavor, "--jobs", str(a.jobs),
+               "--calls", str(a.calls), "--child"]
+    options += ["--lang", a.lang] if a.lang else []
+    options += ["--pairs", str(a.pairs)] if a.pairs is not None else []
+    names = ["rfm_" + "abcdefgh"[k] for k in range(len(a.checkouts))]
+    times = {name: [] for name in names}
+    for r in range(a.runs):
+        order = list(range(len(names)))
+        order = order[r % len(order):] + order[:r % len(order)]
+        for k in order:
+            done = subprocess.run([sys.executable, os.path.abspath(__file__), a.checkouts[k]] + options,
+                                  capture_output=True, text=True)
+            if done.returncode:
+                raise SystemExit("bench_ab.py: the process of %s failed:\n%s" % (a.checkouts[k], done.stderr))
+            n, seconds = done.stdout.split()[-2:]
+            times[names[k]].append(float(seconds))
+    n = int(n)
+    report(times, a.checkouts, n, "%s, %d pairs, flavor %s, %s%s; each checkout in a process of its own, the median "
+           "of %d calls" % (a.lang + " texts" if a.lang else a.workload, n, a.flavor, a.types,
+                            ", n_jobs=%d" % a.jobs if a.jobs != 1 else "", a.calls),
            a.runs, "CPU" if a.jobs == 1 else "wall")
 
 

@@ -49,3 +49,17 @@ def test_bench_ab_lang_times_both_checkouts():
     assert done.returncode == 0, done.stderr + done.stdout
     assert "hindi texts, 5 pairs, flavor xlsum" in done.stdout
     assert len(re.findall(r"us/pair", done.stdout)) == 2
+
+
+def test_bench_ab_processes_times_each_checkout_in_a_process_of_its_own():
+    import rouge_full_metric
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(rouge_full_metric.__file__)))
+    done = subprocess.run([sys.executable, str(BENCH / "bench_ab.py"), root, root, "--flavor", "xlsum",
+                           "--lang", "hindi", "--pairs", "5", "--runs", "2", "--calls", "1", "--processes"],
+                          capture_output=True, text=True, timeout=300, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert "hindi texts, 5 pairs, flavor xlsum" in done.stdout
+    assert "each checkout in a process of its own, the median of 1 calls" in done.stdout
+    rows = re.findall(r"(\d+\.\d+) us/pair \(min (\d+\.\d+)\)", done.stdout)
+    assert len(rows) == 2 and all(float(median) >= float(low) > 0 for median, low in rows)
