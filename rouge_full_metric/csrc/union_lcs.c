@@ -42,8 +42,8 @@ static inline uint64_t packed_row(uint64_t *V, uint64_t M, uint64_t K, uint64_t 
 
 /* One step of the lanes' walks back up a kept row (see lcs_marks_packed below): Z the row's
  * reversed walk bits, lmr the reversed columns of its peer token, r the caller's word for the row
- * (its row index here, its token's local id in single_ref.c) whose top bit alone is read here: the
- * last kept row of a peer sentence, where the walks restart at X0).  X moves on; the
+ * (its row index here, its token's local id in single_ref.c), of which only the top bit is read:
+ * set on the last kept row of a peer sentence, where the walks restart at X0.  X moves on; the
  * returned bits are the lanes that take the token diagonally. */
 static inline uint64_t packed_walk(uint64_t *X, uint64_t X0, uint64_t Z, uint64_t lmr, uint32_t r) {
     uint64_t x = (r >> 31) ? X0 : *X, F = (Z + x) & ~Z, dg = F & lmr;
