@@ -18,7 +18,8 @@ bench_evaluate.py's "bootstrap exact"; --counts: the count-based sums, on unroun
 --calls calls after a warm-up, their median the round's figure): in one process the engines'
 tables (front caches, interners) evict each other between turns, which moves figures that hang on
 the caches by several per cent either way (2026-11-30, the EPYC: rougeL alone read 0.95x in one
-process and 1.12x in processes of their own; two copies of the same code 1.00 and up to 1.035).
+run in one process where perf had its loop 1.14x as fast).  Whole calls in processes swing too (two
+copies of the same code: 1.085 in 11 rounds), so small differences still need many rounds.
 
 Usage: python benchmarks/bench_ab.py BEFORE_CHECKOUT AFTER_CHECKOUT [--types rouge1,rougeL]
            [--workload news|long|multi-ref|bootstrap|compute] [--flavor rouge_score] [--runs 11]
@@ -87,12 +88,12 @@ def main():
     if a.workload == "compute":
         return compute(a)
     if a.processes and not a.child:
-        return in_processes(a)
+        times, n = in_processes(a)
+        return report_scoring(a, times, n, "; each checkout in a process of its own, the median of %d calls" % a.calls)
     if a.lang:
         from bench_languages import language_pairs
         from rouge_full_metric import languages
         preds, refs = language_pairs(languages.resolve(a.lang), a.pairs or 200)
-        a.workload = "%s texts" % a.lang
     elif a.workload in ("news", "multi-ref"):
         from bench import workload
         preds, refs = workload(a.workload)
@@ -113,15 +114,21 @@ def main():
             print(len(preds), repr(statistics.median(interleaved(a.calls, fns, clock)[next(iter(fns))])))
             return
         times = interleaved(a.runs, fns, clock)
-    report(times, a.checkouts, len(preds), "%s, %d pairs, flavor %s, %s%s"
-           % (a.workload, len(preds), a.flavor, ",".join(types), ", n_jobs=%d" % a.jobs if a.jobs != 1 else ""),
-           a.runs, "CPU" if a.jobs == 1 else "wall")
+    report_scoring(a, times, len(preds))
+
+
+def report_scoring(a, times, n, how=""):
+    """report() of the scoring workloads (news, long, multi-ref, --lang), n pairs; how: how they were timed."""
+    report(times, a.checkouts, n, "%s, %d pairs, flavor %s, %s%s%s"
+           % ("%s texts" % a.lang if a.lang else a.workload, n, a.flavor, a.types,
+              ", n_jobs=%d" % a.jobs if a.jobs != 1 else "", how), a.runs, "CPU" if a.jobs == 1 else "wall")
 
 
 def in_processes(a):
     """--processes: every round, each checkout (in an order turned by one each round) in a new
     process of this script with --child, which loads that checkout alone, warms it up and prints
-    its pairs and the median of its --calls timed calls."""
+    its pairs and the median of its --calls timed calls.  Returns ({name: [seconds of each round]},
+    pairs)."""
     options = ["--types", a.types, "--workload", a.workload, "--flavor", a.flavor, "--jobs", str(a.jobs),
                "--calls", str(a.calls), "--child"]
     options += ["--lang", a.lang] if a.lang else []
@@ -138,11 +145,7 @@ def in_processes(a):
                 raise SystemExit("bench_ab.py: the process of %s failed:\n%s" % (a.checkouts[k], done.stderr))
             n, seconds = done.stdout.split()[-2:]
             times[names[k]].append(float(seconds))
-    n = int(n)
-    report(times, a.checkouts, n, "%s, %d pairs, flavor %s, %s%s; each checkout in a process of its own, the median "
-           "of %d calls" % (a.lang + " texts" if a.lang else a.workload, n, a.flavor, a.types,
-                            ", n_jobs=%d" % a.jobs if a.jobs != 1 else "", a.calls),
-           a.runs, "CPU" if a.jobs == 1 else "wall")
+    return times, int(n)
 
 
 def bootstrap_module(package):
