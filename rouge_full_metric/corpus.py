@@ -212,6 +212,20 @@ def column_means(scorer, values) -> List[float]:
     return [math.fsum(column) / len(column) if len(column) else math.nan for column in columns]
 
 
+def _warn_omitted_means(scorer, values, stacklevel: int) -> None:
+    """The UndefinedScoreWarning of :func:`aggregate_values` for the plain means: where the flavor
+    omits NaN and ``values`` (column_means's table) holds one, how many of each type's P, R and F
+    the means leave out; ``stacklevel`` as the caller would give it to ``warnings.warn``."""
+    if not scorer.rules.omit_nan:
+        return
+    from . import undefined
+
+    width = 3 * len(scorer.rouge_types)
+    rows = values.tolist() if hasattr(values, "shape") else [values[k:k + width] for k in range(0, len(values), width)]
+    undefined.warn_omitted(undefined.omitted_counts(rows, scorer.rouge_types), len(rows), "the corpus averages",
+                           stacklevel=stacklevel + 2)
+
+
 def corpus_means(scorer, per_example) -> Dict[str, Score]:
     """:meth:`.RougeScorer.corpus_means`, which documents it.
 
@@ -223,6 +237,7 @@ def corpus_means(scorer, per_example) -> Dict[str, Score]:
     if not per_example:
         return {t: Score(0.0, 0.0, 0.0) for t in scorer.rouge_types}
     table = float_table(value_floats(scorer, per_example)) if numpy_free() else value_table(scorer, per_example)
+    _warn_omitted_means(scorer, table, 3)   # the code that called RougeScorer.corpus_means
     means = column_means(scorer, table)
     return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(scorer.rouge_types)}
 
@@ -238,6 +253,7 @@ def mean_scores(scorer, predictions: Sequence, references: Sequence, n_jobs: int
     table = batch_table(scorer, predictions, references, stacklevel=6, n_jobs=n_jobs, flat=numpy_free())
     if not len(table):
         return corpus_means(scorer, [])
+    _warn_omitted_means(scorer, table, 3)   # the code that called RougeScorer.mean_scores
     means = column_means(scorer, table)
     return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(scorer.rouge_types)}
 

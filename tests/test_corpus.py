@@ -65,6 +65,25 @@ def test_score_corpus_nan_warning_names_its_caller():
     assert len(found) == 1 and found[0].filename == __file__, [(w.filename, w.lineno) for w in found]
 
 
+@pytest.mark.parametrize("numpy_free", [False, True])
+def test_plain_means_nan_warning_names_its_caller(monkeypatch, numpy_free):
+    # corpus_means and mean_scores leave NaN out as score_corpus does, and say so as it does:
+    # its message, this file's line (either table: numpy's, or array("d") without numpy)
+    monkeypatch.setattr(corpus, "numpy_free", lambda replicates=0: numpy_free)
+    s = RougeScorer(["rouge1", "rouge2"], flavor="matlab")
+    preds, refs = ["a b c", "a b", ""], ["a b", "c", ""]
+    message = ("undefined (NaN) scores left out of the corpus averages: rouge1: 1 of 3 examples (precision 1, "
+               "recall 1, F 1); rouge2: 2 of 3 examples (precision 1, recall 2, F 2)")
+    for call in (lambda: s.mean_scores(preds, refs), lambda: s.corpus_means(s.score_batch(preds, refs))):
+        found = _caught(call, UndefinedScoreWarning)
+        assert len(found) == 1 and found[0].filename == __file__, [(w.filename, w.lineno) for w in found]
+        assert str(found[0].message).startswith(message), str(found[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # nothing left out, nothing said; other flavors never omit
+        assert s.mean_scores(["a b"], ["a b"])["rouge2"].recall == 1.0
+        assert RougeScorer(["rouge2"]).mean_scores(["a b"], ["c"])["rouge2"].recall == 0.0
+
+
 def test_the_scorer_module_holds_none_of_the_corpus_names():
     # the point of the move (tests/test_startup.py checks the imports in new interpreters): a name
     # imported into scorer.py at its top would bring corpus.py back into every scoring process

@@ -14,6 +14,7 @@ import pytest
 from rouge_full_metric import RougeScorer, rouge_evaluation_score
 from rouge_full_metric.batch import compiled_scorer, score_one
 from rouge_full_metric.matlab import read_document, tokenize
+from rouge_full_metric.undefined import UndefinedScoreWarning
 
 ALL = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW-1.2", "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
 
@@ -221,7 +222,8 @@ def test_pure_python_only():
 
 
 def test_corpus_mean_omits_nan():
-    r = matlab(["rouge1"]).score_corpus(["a b", "", "c"], ["a b c", "", "c d"])
+    with pytest.warns(UndefinedScoreWarning, match=r"rouge1: 1 of 3 examples"):
+        r = matlab(["rouge1"]).score_corpus(["a b", "", "c"], ["a b c", "", "c d"])
     agg = r.aggregate["rouge1"].recall
     assert agg.mid == agg.mean == pytest.approx((2 / 3 + 1 / 2) / 2)
     assert math.isnan(r.per_example[1]["rouge1"].recall)
@@ -229,7 +231,8 @@ def test_corpus_mean_omits_nan():
 
 
 def test_corpus_all_nan_is_nan():
-    r = matlab(["rouge1"]).score_corpus(["", ""], ["", ""])
+    with pytest.warns(UndefinedScoreWarning, match=r"rouge1: 2 of 2 examples"):
+        r = matlab(["rouge1"]).score_corpus(["", ""], ["", ""])
     assert all(math.isnan(x) for x in r.aggregate["rouge1"].recall)
 
 
