@@ -169,12 +169,8 @@ def aggregate_values(scorer, values, keys, confidence, n_bootstrap, n_jobs=1,
     Stat(low=1.0, mid=1.0, high=1.0, mean=1.0)
     """
     count = len(values)
-    if scorer.rules.omit_nan and bool(values.size) and math.isnan(values.sum()):
-        from . import undefined
-
-        rows = values.tolist()
-        undefined.warn_omitted(undefined.omitted_counts(rows, scorer.rouge_types), count, "the corpus averages",
-                               stacklevel=stacklevel)
+    rows = _omitted_rows(scorer, values, stacklevel)
+    if rows is not None:
         return _aggregate_omitting_nan(scorer, rows, keys, confidence, n_bootstrap, n_jobs)
     if not count:
         return aggregate_scores(scorer, None, None, 0)
@@ -212,18 +208,23 @@ def column_means(scorer, values) -> List[float]:
     return [math.fsum(column) / len(column) if len(column) else math.nan for column in columns]
 
 
-def _warn_omitted_means(scorer, values, stacklevel: int) -> None:
-    """The UndefinedScoreWarning of :func:`aggregate_values` for the plain means: where the flavor
-    omits NaN and ``values`` (column_means's table) holds one, how many of each type's P, R and F
-    the means leave out; ``stacklevel`` as the caller would give it to ``warnings.warn``."""
-    if not scorer.rules.omit_nan:
-        return
+def _omitted_rows(scorer, values, stacklevel: int):
+    """None, or where the flavor omits NaN and the table ``values`` (column_means's: numpy's, or
+    an ``array("d")``) holds one, its rows as lists, after an UndefinedScoreWarning that counts
+    each type's P, R and F the averages leave out.  ``stacklevel`` counts as for
+    :func:`.undefined.warn_omitted` called in this function's place: 2 names its caller."""
+    if not scorer.rules.omit_nan or not len(values):
+        return None
+    numpy_table = hasattr(values, "shape")
+    if not math.isnan(values.sum() if numpy_table else sum(values)):
+        return None
     from . import undefined
 
     width = 3 * len(scorer.rouge_types)
-    rows = values.tolist() if hasattr(values, "shape") else [values[k:k + width] for k in range(0, len(values), width)]
+    rows = values.tolist() if numpy_table else [values[k:k + width] for k in range(0, len(values), width)]
     undefined.warn_omitted(undefined.omitted_counts(rows, scorer.rouge_types), len(rows), "the corpus averages",
-                           stacklevel=stacklevel + 2)
+                           stacklevel=stacklevel + 1)
+    return rows
 
 
 def corpus_means(scorer, per_example) -> Dict[str, Score]:
@@ -237,7 +238,7 @@ def corpus_means(scorer, per_example) -> Dict[str, Score]:
     if not per_example:
         return {t: Score(0.0, 0.0, 0.0) for t in scorer.rouge_types}
     table = float_table(value_floats(scorer, per_example)) if numpy_free() else value_table(scorer, per_example)
-    _warn_omitted_means(scorer, table, 3)   # the code that called RougeScorer.corpus_means
+    _omitted_rows(scorer, table, 4)   # the warning names the code that called RougeScorer.corpus_means
     means = column_means(scorer, table)
     return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(scorer.rouge_types)}
 
@@ -253,7 +254,7 @@ def mean_scores(scorer, predictions: Sequence, references: Sequence, n_jobs: int
     table = batch_table(scorer, predictions, references, stacklevel=6, n_jobs=n_jobs, flat=numpy_free())
     if not len(table):
         return corpus_means(scorer, [])
-    _warn_omitted_means(scorer, table, 3)   # the code that called RougeScorer.mean_scores
+    _omitted_rows(scorer, table, 4)   # the warning names the code that called RougeScorer.mean_scores
     means = column_means(scorer, table)
     return {t: Score(*means[3 * ti:3 * ti + 3]) for ti, t in enumerate(scorer.rouge_types)}
 
