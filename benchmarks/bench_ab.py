@@ -43,12 +43,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 
+def copy_name(k):
+    """The name of checkout k's copy of the package (and of its rows in the report): rfm_a, rfm_b, ..."""
+    return "rfm_" + "abcdefgh"[k]
+
+
 def load_copies(checkouts, folder):
-    """{name: module} for each checkout's package copied into folder as rfm_a, rfm_b, ..."""
+    """{name: module} for each checkout's package copied into folder as copy_name(k)."""
     modules = {}
     sys.path.insert(0, folder)
     for k, checkout in enumerate(checkouts):
-        name = "rfm_" + "abcdefgh"[k]
+        name = copy_name(k)
         source = os.path.join(os.path.abspath(checkout), "rouge_full_metric")
         shutil.copytree(source, os.path.join(folder, name), ignore=shutil.ignore_patterns("__pycache__"))
         module = importlib.import_module(name)
@@ -133,7 +138,7 @@ def in_processes(a):
                "--calls", str(a.calls), "--child"]
     options += ["--lang", a.lang] if a.lang else []
     options += ["--pairs", str(a.pairs)] if a.pairs is not None else []
-    names = ["rfm_" + "abcdefgh"[k] for k in range(len(a.checkouts))]
+    names = [copy_name(k) for k in range(len(a.checkouts))]
     times = {name: [] for name in names}
     for r in range(a.runs):
         order = list(range(len(names)))
