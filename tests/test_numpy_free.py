@@ -3,19 +3,20 @@ and bootstrap_compiled.perl_bootstrap on a list of rows without numpy, whose imp
 of a small `rouge-full score` run (the Perl CLI's -t 0 shares bootstrap_compiled.ordered_bootstrap:
 test_cli_perl.py's goldens).  Taken only while numpy is not imported; here it is forced off and on in one process and
 must give the numpy way's floats, bit for bit."""
-import contextlib
 import math
+import os
 import random
 import subprocess
 import sys
-import warnings
 
 import pytest
 
 from rouge_full_metric import RougeScorer, batch, bootstrap_compiled, compiled
 from rouge_full_metric import corpus as corpus_module
 from rouge_full_metric.cli import perl_cli
-from rouge_full_metric.undefined import UndefinedScoreWarning
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from undefined_expectations import said_alike  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="the numpy-free way needs the compiled core")
 
@@ -205,17 +206,6 @@ def test_rouge_full_score_runs_without_numpy_and_prints_the_same(tmp_path, flavo
     assert lean.splitlines()[:-1] == with_numpy.splitlines()[:-1]
 
 
-@contextlib.contextmanager
-def _said_alike(omitting):
-    """The block (a `both` call) warns of left-out NaN scores the numpy way and the numpy-free way
-    in the same words when ``omitting``, and not at all otherwise."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    said = [str(w.message) for w in caught if issubclass(w.category, UndefinedScoreWarning)]
-    assert (len(said) == 2 and said[0] == said[1] and "left out" in said[0]) if omitting else not said, said
-
-
 @pytest.mark.parametrize("flavor", ["rouge155", "rouge_score", "matlab"])
 def test_mean_scores_and_corpus_means_give_the_numpy_way_s_floats(way, flavor):
     rng = random.Random("means" + flavor)
@@ -226,11 +216,11 @@ def test_mean_scores_and_corpus_means_give_the_numpy_way_s_floats(way, flavor):
         if flavor == "matlab":
             refs[0] = "a"   # a NaN rouge2, left out of the mean
         for jobs in (1, 2):
-            with _said_alike(flavor == "matlab"):
+            with said_alike(flavor == "matlab"):
                 with_numpy, without = both(way, lambda: s.mean_scores(preds, refs, n_jobs=jobs))
             assert repr(without) == repr(with_numpy), (n, jobs)
         per_example = s.score_batch(preds, refs)
-        with _said_alike(flavor == "matlab"):
+        with said_alike(flavor == "matlab"):
             with_numpy, without = both(way, lambda: s.corpus_means(per_example))
         assert repr(without) == repr(with_numpy)
         with_numpy, without = both(way, lambda: custom.mean_scores(preds, refs))
